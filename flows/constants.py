@@ -1,0 +1,42 @@
+"""Atom names and store keys. Atom names are the resume key: never rename one."""
+
+# Store keys (inputs every task may require; IDs only, never objects or secrets).
+INSTANCE_ID = 'instance_id'
+
+# Provided values.
+HOST_CANDIDATES = 'host_candidates'
+HOST = 'host'
+IMAGE_FILES = 'image_files'
+ROOT_DISK = 'root_disk'
+PORTS = 'ports'
+VOLUMES = 'volumes'
+CONFIG_DRIVE = 'config_drive'
+
+# Boot flow atoms, in the order of the documented request flow.
+BOOT_FLOW = 'boot-instance'
+LIFECYCLE_GUARD = 'instance-lifecycle-guard'
+SELECT_HOSTS = 'select-hosts'
+CLAIM_RESOURCES = 'claim-resources'
+PREPARE_RESOURCES = 'prepare-resources'
+FETCH_IMAGE = 'fetch-image'
+CREATE_ROOT_DISK = 'create-root-disk'
+ALLOCATE_PORTS = 'allocate-ports'
+RESERVE_DHCP = 'reserve-dhcp'
+CREATE_VOLUMES = 'create-volumes'
+BUILD_CONFIG_DRIVE = 'build-config-drive'
+DEFINE_DOMAIN = 'define-domain'
+START_DOMAIN = 'start-domain'
+WAIT_FOR_BOOT_RETRY = 'wait-for-boot-retry'
+WAIT_FOR_BOOT = 'wait-for-boot'
+MARK_ACTIVE = 'mark-active'
+
+# Delete flow atoms.
+DELETE_FLOW = 'delete-instance'
+DESTROY_DOMAIN = 'destroy-domain'
+DELETE_CONFIG_DRIVE = 'delete-config-drive'
+DELETE_ROOT_DISK = 'delete-root-disk'
+DELETE_VOLUMES = 'delete-volumes'
+RELEASE_DHCP = 'release-dhcp'
+RELEASE_PORTS = 'release-ports'
+RELEASE_CLAIM = 'release-claim'
+MARK_DELETED = 'mark-deleted'

@@ -1,0 +1,68 @@
+"""The step that writes the config drive the guest reads (documented steps 52-54)."""
+
+import ipaddress
+import logging
+
+from provisioner.compute import instances
+
+from flows import constants
+from flows.tasks import base
+from flows.tasks import network_tasks
+
+LOG = logging.getLogger(__name__)
+
+
+def meta_data(req):
+    return {'uuid': req.id, 'name': req.name,
+            'hostname': network_tasks.hostname(req.name),
+            'project_id': req.project_id, 'launch_index': 0,
+            'availability_zone': 'nova', 'meta': {}}
+
+
+def network_data(ports):
+    """network_data.json as the OpenStack metadata service writes it."""
+    links, networks = [], []
+    for index, port in enumerate(ports):
+        cidr = ipaddress.ip_network(port['network']['cidr'])
+        link_id = 'tap%d' % index
+        links.append({'id': link_id, 'type': 'phy', 'vif_id': port['id'],
+                      'ethernet_mac_address': port['mac'], 'mtu': 1500})
+        networks.append({
+            'id': 'network%d' % index, 'link': link_id, 'type': 'ipv4',
+            'network_id': port['network']['id'], 'ip_address': port['ip'],
+            'netmask': str(cidr.netmask),
+            'routes': [{'network': '0.0.0.0', 'netmask': '0.0.0.0',
+                        'gateway': port['network']['gateway']}]})
+    return {'links': links, 'networks': networks, 'services': []}
+
+
+def delete_config_drive(instance_id):
+    base.driver().delete_config_drive(instance_id)
+
+
+class BuildConfigDrive(base.ProvisionerTask):
+    """Write the ISO 9660 config drive: meta_data, network_data and user_data.
+
+    Reversion strategy: delete the drive file by its deterministic name.
+    """
+
+    default_provides = constants.CONFIG_DRIVE
+
+    def execute(self, instance_id, ports):
+        req = instances.build_request(instance_id)
+        # user_data is read here, from the instance row, so it never enters the
+        # flow store (TaskFlow persists every task's inputs and results).
+        return base.driver().create_config_drive(
+            instance_id, meta_data(req), network_data(ports),
+            instances.user_data(instance_id))
+
+    def revert(self, instance_id, result, **kwargs):
+        LOG.warning('Deleting the config drive of instance %s', instance_id)
+        base.undo('delete config drive', delete_config_drive, instance_id)
+
+
+class DeleteConfigDrive(base.ProvisionerTask):
+    """Delete the instance's config drive."""
+
+    def execute(self, instance_id):
+        delete_config_drive(instance_id)

@@ -1,0 +1,1 @@
+"""provisioner: a durable VM provisioning engine."""

@@ -1,0 +1,55 @@
+"""What every catalog resource shares: lookup by name or id, listing, deletion."""
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from provisioner.db import api as db_api
+from provisioner import exception
+
+
+def find(session, model, name_or_id, kind):
+    row = session.get(model, name_or_id)
+    if row is None:
+        row = session.execute(sa.select(model).where(model.name == name_or_id)).scalar()
+    if row is None:
+        raise exception.NotFound(kind=kind, name=name_or_id)
+    return row
+
+
+def to_dict(row):
+    return {c.name: getattr(row, c.name) for c in row.__table__.columns}
+
+
+def add_unique(row, kind):
+    """Insert a catalog row; a taken name is a clear Conflict, not a traceback."""
+    try:
+        with db_api.transaction() as session:
+            session.add(row)
+    except sa_exc.IntegrityError:
+        raise exception.Conflict(reason='%s %s already exists.'
+                                        % (kind, row.name)) from None
+    return to_dict(row)
+
+
+def list_all(model):
+    with db_api.transaction() as session:
+        return [to_dict(r) for r in
+                session.execute(sa.select(model).order_by(model.name)).scalars()]
+
+
+def show(model, name_or_id, kind):
+    with db_api.transaction() as session:
+        return to_dict(find(session, model, name_or_id, kind))
+
+
+def delete(model, name_or_id, kind, in_use=None):
+    """Delete a catalog row unless in_use(session, row) names who still uses it."""
+    with db_api.transaction() as session:
+        row = find(session, model, name_or_id, kind)
+        if in_use is not None:
+            users = in_use(session, row)
+            if users:
+                raise exception.Conflict(reason='%s %s is in use by %s.'
+                                                % (kind, row.name, users))
+        session.delete(row)
+        return to_dict(row)

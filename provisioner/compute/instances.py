@@ -1,0 +1,133 @@
+"""Instance rows: the record a boot request creates and every step updates."""
+
+import dataclasses
+import datetime
+import functools
+import types
+
+import sqlalchemy as sa
+
+from provisioner.compute import states
+from provisioner.db import api as db_api
+from provisioner.db import models
+from provisioner import exception
+
+
+@dataclasses.dataclass(frozen=True)
+class BuildRequest:
+    """Everything a step needs to know about the instance it builds (read-only)."""
+
+    id: str
+    name: str
+    project_id: str
+    vcpus: int
+    ram_mib: int
+    disk_gib: int
+    image: types.MappingProxyType  # read-only: the result is cached and shared
+    network_ids: tuple
+    volume_sizes: tuple
+
+
+def get_row(session, instance_id):
+    row = session.get(models.Instance, instance_id)
+    if row is None:
+        raise exception.NotFound(kind='Instance', name=instance_id)
+    return row
+
+
+@functools.lru_cache(maxsize=256)
+def build_request(instance_id):
+    """What a boot asked for. Cached: an instance's request never changes once made."""
+    with db_api.transaction() as session:
+        inst = get_row(session, instance_id)
+        flavor = session.get(models.Flavor, inst.flavor_id)
+        image = session.get(models.Image, inst.image_id)
+        image_info = {c.name: getattr(image, c.name)
+                      for c in models.Image.__table__.columns if c.name != 'created_at'}
+        return BuildRequest(
+            id=inst.id, name=inst.name, project_id=inst.project_id,
+            vcpus=flavor.vcpus, ram_mib=flavor.ram_mib, disk_gib=flavor.disk_gib,
+            image=types.MappingProxyType(image_info),
+            network_ids=tuple(inst.request_spec.get('network_ids', [])),
+            volume_sizes=tuple(inst.request_spec.get('volume_sizes', [])))
+
+
+def user_data(instance_id):
+    with db_api.transaction() as session:
+        return get_row(session, instance_id).user_data
+
+
+def now():
+    return models.utcnow()
+
+
+def update(instance_id, **fields):
+    with db_api.transaction() as session:
+        session.execute(sa.update(models.Instance)
+                        .where(models.Instance.id == instance_id).values(**fields))
+
+
+def advance_task_state(instance_id, task_state):
+    """Move task_state forward only: parallel steps must not send it backwards."""
+    order = states.BUILD_TASK_STATES
+    earlier = list(order[:order.index(task_state)]) if task_state in order else []
+    with db_api.transaction() as session:
+        session.execute(
+            sa.update(models.Instance)
+            .where(models.Instance.id == instance_id,
+                   models.Instance.vm_state == states.BUILDING,
+                   sa.or_(models.Instance.task_state.is_(None),
+                          models.Instance.task_state.in_(earlier)))
+            .values(task_state=task_state))
+
+
+def set_error(instance_id, fault):
+    update(instance_id, vm_state=states.ERROR, task_state=None, fault=fault)
+
+
+_EVENT = models.InstanceEvent.__table__
+_INSERT_EVENT = sa.insert(_EVENT)
+_FINISH_EVENT = (sa.update(_EVENT).where(_EVENT.c.id == sa.bindparam('event_id'))
+                 .values(finished_at=sa.bindparam('finished_at'),
+                         result=sa.bindparam('result'), message=sa.bindparam('message')))
+
+
+def record_event_start(instance_id, name, host):
+    """Open an event for a step that starts; return its id for record_event_finish."""
+    with db_api.connection() as conn:
+        result = conn.execute(_INSERT_EVENT, {'instance_id': instance_id, 'name': name,
+                                              'host': host, 'started_at': now()})
+        return result.inserted_primary_key[0]
+
+
+def record_event_finish(event_id, result, message=None):
+    with db_api.connection() as conn:
+        conn.execute(_FINISH_EVENT, {'event_id': event_id, 'finished_at': now(),
+                                     'result': result, 'message': message})
+
+
+def close_interrupted_events(instance_id):
+    """Close the events of steps whose process died while they ran."""
+    with db_api.connection() as conn:
+        conn.execute(sa.update(_EVENT).where(_EVENT.c.instance_id == instance_id,
+                                             _EVENT.c.finished_at.is_(None))
+                     .values(finished_at=now(), result='Interrupted'))
+
+
+def events(instance_id):
+    ev = models.InstanceEvent
+    with db_api.transaction() as session:
+        rows = session.execute(sa.select(ev).where(ev.instance_id == instance_id)
+                               .order_by(ev.id)).scalars().all()
+        return [_event_dict(r) for r in rows]
+
+
+def _event_dict(row):
+    duration = None
+    if row.finished_at is not None:
+        duration = (row.finished_at - row.started_at) / datetime.timedelta(seconds=1)
+    return {'name': row.name, 'host': row.host, 'result': row.result,
+            'message': row.message, 'duration': duration,
+            'started_at': row.started_at.isoformat(timespec='milliseconds'),
+            'finished_at': (row.finished_at.isoformat(timespec='milliseconds')
+                            if row.finished_at else None)}

@@ -1,0 +1,47 @@
+"""[compute] options: how boots run and how long they may take."""
+
+from oslo_config import cfg
+
+compute_opts = [
+    cfg.IntOpt('boot_timeout',
+               default=120,
+               min=1,
+               help='Seconds to wait for a started domain to report running before '
+                    'the boot fails and is rolled back. See also power_poll_interval.'),
+    cfg.FloatOpt('power_poll_interval',
+                 default=0.2,
+                 min=0.01,
+                 help='Seconds between two checks of a starting domain\'s power '
+                      'state. Each check is one step execution, so a resumed boot '
+                      're-checks the real state.'),
+    cfg.IntOpt('max_parallel_steps',
+               default=4,
+               min=1,
+               help='Independent steps of one boot (image, ports, volumes, config '
+                    'drive) run in parallel on at most this many threads. 1 runs '
+                    'every step in turn.'),
+    cfg.IntOpt('max_user_data_bytes',
+               default=65536,
+               min=0,
+               help='Largest user-data accepted by boot, in bytes.'),
+]
+
+fault_injection_opts = [
+    cfg.ListOpt('fail_after_step',
+                default=[],
+                help='TESTING ONLY. Step names whose execution raises an injected '
+                     'fault right after its side effect, to prove the rollback.'),
+    cfg.ListOpt('crash_after_step',
+                default=[],
+                help='TESTING ONLY. Step names after whose side effect the process '
+                     'kills itself with SIGKILL, to prove resume and rollback.'),
+]
+
+
+def register_opts(conf):
+    conf.register_opts(compute_opts, group='compute')
+    conf.register_opts(fault_injection_opts, group='fault_injection')
+
+
+def list_opts():
+    return {'compute': compute_opts, 'fault_injection': fault_injection_opts}

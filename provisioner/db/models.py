@@ -1,0 +1,191 @@
+"""SQLAlchemy models: identity, catalog, hosts and the instances built on them.
+
+TaskFlow's persistence tables (logbooks, flowdetails, atomdetails) live in the same
+database but belong to TaskFlow; they are created by its own migrations in db-sync.
+"""
+
+import datetime
+
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+
+def utcnow():
+    return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+
+
+class Base(orm.DeclarativeBase):
+    pass
+
+
+class TimestampMixin:
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
+
+
+class Project(TimestampMixin, Base):
+    __tablename__ = 'projects'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+
+
+class User(TimestampMixin, Base):
+    __tablename__ = 'users'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+    password_hash: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    enabled: orm.Mapped[bool] = orm.mapped_column(default=True)
+
+
+class RoleAssignment(Base):
+    __tablename__ = 'role_assignments'
+    user_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('users.id', ondelete='CASCADE'), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('projects.id', ondelete='CASCADE'), primary_key=True)
+    role: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
+
+
+class Token(Base):
+    """An issued token; only its SHA-256 is stored, so a database dump grants nothing."""
+
+    __tablename__ = 'tokens'
+    id_hash: orm.Mapped[str] = orm.mapped_column(sa.String(64), primary_key=True)
+    user_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('users.id', ondelete='CASCADE'))
+    project_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('projects.id', ondelete='CASCADE'))
+    expires_at: orm.Mapped[datetime.datetime]
+
+
+class Flavor(TimestampMixin, Base):
+    __tablename__ = 'flavors'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+    vcpus: orm.Mapped[int]
+    ram_mib: orm.Mapped[int]
+    disk_gib: orm.Mapped[int]
+
+
+class Image(TimestampMixin, Base):
+    """A registered image: a disk file, or a kernel + ramdisk with an optional disk."""
+
+    __tablename__ = 'images'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+    disk_path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
+    disk_format: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
+    disk_sha256: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    kernel_path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
+    kernel_sha256: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    ramdisk_path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
+    ramdisk_sha256: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    cmdline: orm.Mapped[str | None] = orm.mapped_column(sa.String(1024))
+    size_bytes: orm.Mapped[int] = orm.mapped_column(sa.BigInteger, default=0)
+
+
+class Network(TimestampMixin, Base):
+    __tablename__ = 'networks'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+    cidr: orm.Mapped[str] = orm.mapped_column(sa.String(43))
+    gateway: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+    dhcp_start: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+    dhcp_end: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+
+
+class Host(Base):
+    """A hypervisor host with its capacity and what claims have taken of it."""
+
+    __tablename__ = 'hosts'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), unique=True)
+    vcpus: orm.Mapped[int]
+    memory_mib: orm.Mapped[int]
+    disk_gib: orm.Mapped[int]
+    vcpus_used: orm.Mapped[int] = orm.mapped_column(default=0)
+    memory_mib_used: orm.Mapped[int] = orm.mapped_column(default=0)
+    disk_gib_used: orm.Mapped[int] = orm.mapped_column(default=0)
+    cpu_allocation_ratio: orm.Mapped[float] = orm.mapped_column(default=4.0)
+    ram_allocation_ratio: orm.Mapped[float] = orm.mapped_column(default=1.0)
+    disk_allocation_ratio: orm.Mapped[float] = orm.mapped_column(default=1.0)
+    hypervisor_type: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    arch: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    enabled: orm.Mapped[bool] = orm.mapped_column(default=True)
+    updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        default=utcnow, onupdate=utcnow)
+
+
+class Instance(TimestampMixin, Base):
+    __tablename__ = 'instances'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), index=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('projects.id'), index=True)
+    user_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('users.id'))
+    flavor_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('flavors.id'))
+    image_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('images.id'))
+    # The request as asked: network ids and volume sizes (JSON), read by the tasks.
+    request_spec: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
+    user_data: orm.Mapped[bytes | None] = orm.mapped_column(sa.LargeBinary)
+    host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    vm_state: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    task_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
+    power_state: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    fault: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    flow_uuid: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        default=utcnow, onupdate=utcnow)
+    deleted_at: orm.Mapped[datetime.datetime | None]
+
+
+class InstanceEvent(Base):
+    """One step of an instance's life: what ran, where, when, and how it ended."""
+
+    __tablename__ = 'instance_events'
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True, autoincrement=True)
+    instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('instances.id', ondelete='CASCADE'), index=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    started_at: orm.Mapped[datetime.datetime]
+    finished_at: orm.Mapped[datetime.datetime | None]
+    result: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
+    message: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+
+
+class Port(TimestampMixin, Base):
+    __tablename__ = 'ports'
+    __table_args__ = (sa.UniqueConstraint('network_id', 'ip'),
+                      sa.UniqueConstraint('instance_id', 'network_id'))
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('instances.id'), index=True)
+    network_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('networks.id'))
+    mac: orm.Mapped[str] = orm.mapped_column(sa.String(17), unique=True)
+    ip: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+
+
+class Volume(TimestampMixin, Base):
+    __tablename__ = 'volumes'
+    __table_args__ = (sa.UniqueConstraint('instance_id', 'index'),)
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('instances.id'), index=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    # Position in the boot request; with instance_id it names the volume deterministically.
+    index: orm.Mapped[int]
+    size_gib: orm.Mapped[int]
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
+
+
+class Allocation(TimestampMixin, Base):
+    """Resources an instance has claimed on a host; released by revert and delete."""
+
+    __tablename__ = 'allocations'
+    instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('instances.id'), primary_key=True)
+    host_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('hosts.id'))
+    vcpus: orm.Mapped[int]
+    memory_mib: orm.Mapped[int]
+    disk_gib: orm.Mapped[int]

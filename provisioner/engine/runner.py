@@ -1,0 +1,109 @@
+"""Create, run, resume and roll back an instance's flows in this process.
+
+The boot flow is persisted: its flow detail (in a logbook named after the instance)
+records each step's state and result, so ``run_boot`` continues a boot from its last
+persisted step whether it was never started, interrupted, or is being rolled back.
+"""
+
+from concurrent import futures
+import logging
+import threading
+
+from taskflow import engines
+from taskflow import states as tf_states
+from taskflow.types import failure as tf_failure
+
+from provisioner.compute import instances
+from provisioner.conf import CONF
+from provisioner.engine import listeners
+from provisioner.engine import locks
+from provisioner.engine import persistence
+from provisioner import exception
+
+from flows import boot
+from flows import constants
+from flows import delete
+
+LOG = logging.getLogger(__name__)
+
+
+class RollbackRequested(exception.ProvisionerError):
+    msg_fmt = 'Boot rolled back at the user\'s request.'
+
+
+def prepare_boot(instance_id):
+    """Persist a new, not yet started boot flow for the instance; return its uuid."""
+    flow_detail = persistence.create_flow_detail(
+        'instance-%s' % instance_id, constants.BOOT_FLOW, book_uuid=instance_id)
+    engines.save_factory_details(flow_detail, boot.create_flow, [], {},
+                                 backend=persistence.get_backend())
+    return flow_detail.uuid
+
+
+_executor = None
+_executor_lock = threading.Lock()
+
+
+def _step_executor():
+    """One thread pool per process, lent to every engine.
+
+    An engine that owns its pool shuts it down at the end of each run, and joining
+    futurist's idle workers costs a second per boot.
+    """
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = futures.ThreadPoolExecutor(
+                max_workers=CONF.compute.max_parallel_steps,
+                thread_name_prefix='provisioner-step')
+        return _executor
+
+
+def _load_engine(flow_detail, instance_id):
+    return engines.load_from_detail(
+        flow_detail, store={constants.INSTANCE_ID: instance_id},
+        backend=persistence.get_backend(), engine='parallel',
+        executor=_step_executor())
+
+
+def boot_flow_state(flow_uuid):
+    return persistence.get_flow_detail(flow_uuid).state
+
+
+def _request_rollback(engine):
+    # Marking the first atom failed makes the engine, on resume, apply the flow's
+    # failure resolution: every step that ran (or was running) is reverted, in reverse
+    # order, and the guard's own revert records the fault.
+    failure = tf_failure.Failure.from_exception(RollbackRequested())
+    engine.storage.save(constants.LIFECYCLE_GUARD, failure, tf_states.FAILURE)
+
+
+def run_boot(instance_id, flow_uuid, progress=None, rollback=False):
+    """Run (or resume, or roll back) the boot flow; return the flow's final state."""
+    with locks.instance_lock(instance_id):
+        flow_detail = persistence.get_flow_detail(flow_uuid)
+        engine = _load_engine(flow_detail, instance_id)
+        engine.compile()
+        engine.prepare()
+        instances.close_interrupted_events(instance_id)
+        if rollback:
+            _request_rollback(engine)
+        with listeners.EventRecorder(engine, instance_id, progress):
+            try:
+                engine.run()
+            except Exception as exc:
+                # The flow reverted; the lifecycle guard recorded the fault.
+                LOG.info('Boot flow of instance %s ended %s: %s', instance_id,
+                         engine.storage.get_flow_state(), exc)
+        return engine.storage.get_flow_state()
+
+
+def run_delete(instance_id, progress=None):
+    """Tear down everything the instance owns, then forget its flows."""
+    with locks.instance_lock(instance_id):
+        engine = engines.load(delete.create_flow(),
+                              store={constants.INSTANCE_ID: instance_id},
+                              engine='serial')
+        with listeners.EventRecorder(engine, instance_id, progress):
+            engine.run()
+        persistence.destroy_logbook(instance_id)

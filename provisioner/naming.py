@@ -1,0 +1,11 @@
+"""Deterministic names: a step re-run after a crash, or its revert, finds what it made."""
+
+import uuid
+
+
+def port_id(instance_id, network_id):
+    return str(uuid.uuid5(uuid.UUID(instance_id), 'port:' + network_id))
+
+
+def volume_id(instance_id, index):
+    return str(uuid.uuid5(uuid.UUID(instance_id), 'volume:%d' % index))
