@@ -1,0 +1,1 @@
+"""Images: the per-host cache of verified image files."""

@@ -1,0 +1,296 @@
+"""LibvirtDriver: the facade host-side tasks call, grouped by resource.
+
+Every method is idempotent and finds its resources by deterministic names derived from
+IDs, so a re-run, a resume or a revert after a crash finds what an earlier run made.
+
+Layout under CONF.state_path (every directory 0755: QEMU runs as libvirt-qemu):
+    images/             verified image cache, files named by sha256
+    instances/<uuid>/   console.log and disk.config (the config drive)
+    disks/              pool <resource_prefix>-instances: instance-<uuid>-root.qcow2
+    volumes/            pool <resource_prefix>-volumes: volume-<id>.qcow2
+"""
+
+import contextlib
+import hashlib
+import os
+import re
+import shutil
+import struct
+import uuid as uuid_lib
+
+import libvirt
+
+from provisioner import conf as provisioner_conf
+from provisioner import exception
+from provisioner.image import cache as image_cache
+from provisioner.virt import configdrive
+from provisioner.virt.libvirt import designer
+from provisioner.virt.libvirt import guest as libvirt_guest
+from provisioner.virt.libvirt import host as libvirt_host
+from provisioner.virt.libvirt import network as libvirt_network
+from provisioner.virt.libvirt import storage
+
+GIB = 1024 ** 3
+_MAX_BRIDGE_NAME = 15  # IFNAMSIZ - 1
+_SAFE_ID = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$')
+
+
+def _conf():
+    return provisioner_conf.CONF
+
+
+def _instance_uuid(value):
+    try:
+        return str(uuid_lib.UUID(str(value)))
+    except ValueError:
+        raise exception.Invalid(reason='%r is not an instance UUID' % (value,))
+
+
+def _safe_id(kind, value):
+    # IDs end up in file and libvirt names: refuse anything that could walk a path.
+    value = str(value)
+    if not _SAFE_ID.match(value):
+        raise exception.Invalid(reason='%s id %r may only contain letters, digits, '
+                                       '".", "_" and "-"' % (kind, value))
+    return value
+
+
+def _makedirs(path):
+    os.makedirs(path, mode=0o755, exist_ok=True)
+    return path
+
+
+def _virtual_size(path, image_format):
+    """Guest-visible size of an image: the qcow2 header's size field, else file size."""
+    if image_format == 'qcow2':
+        with open(path, 'rb') as f:
+            header = f.read(32)
+        if len(header) == 32 and header[:4] == b'QFI\xfb':
+            return struct.unpack('>Q', header[24:32])[0]
+        raise exception.ImageInvalid(image=path, reason='it is not a qcow2 file')
+    return os.path.getsize(path)
+
+
+class LibvirtDriver:
+    def __init__(self, host=None):
+        self.host = host or libvirt_host.Host()
+
+    def _conn(self):
+        return self.host.get_connection()
+
+    # -- host --------------------------------------------------------------------
+
+    def capacity(self):
+        return self.host.capacity(_conf().state_path)
+
+    # -- paths and names ---------------------------------------------------------
+
+    def instance_dir(self, instance_uuid):
+        return os.path.join(_conf().state_path, 'instances',
+                            _instance_uuid(instance_uuid))
+
+    def console_log_path(self, instance_uuid):
+        return os.path.join(self.instance_dir(instance_uuid), 'console.log')
+
+    def config_drive_path(self, instance_uuid):
+        return os.path.join(self.instance_dir(instance_uuid), 'disk.config')
+
+    def network_name(self, net):
+        return '%s-net-%s' % (_conf().libvirt.resource_prefix,
+                              _safe_id('network', net['id']))
+
+    def bridge_name(self, net):
+        prefix = _conf().libvirt.resource_prefix
+        name = '%s-%s' % (prefix, _safe_id('network', net['id']))
+        if len(name) <= _MAX_BRIDGE_NAME:
+            return name
+        # Too long for a Linux interface: keep a readable prefix, make it unique.
+        digest = hashlib.sha256(name.encode()).hexdigest()
+        head = prefix[:5].rstrip('-')
+        return '%s-%s' % (head, digest[:_MAX_BRIDGE_NAME - len(head) - 1])
+
+    def _pool(self, kind, create):
+        """The pool of 'instances' (root disks) or 'volumes'; None if absent and
+        not ``create``."""
+        name = '%s-%s' % (_conf().libvirt.resource_prefix, kind)
+        if not create:
+            return storage.lookup_pool(self._conn(), name)
+        _makedirs(_conf().state_path)
+        path = os.path.join(_conf().state_path,
+                            'disks' if kind == 'instances' else 'volumes')
+        return storage.ensure_pool(self._conn(), name, path)
+
+    def pool_names(self):
+        prefix = _conf().libvirt.resource_prefix
+        return ['%s-instances' % prefix, '%s-volumes' % prefix]
+
+    # -- networks ----------------------------------------------------------------
+
+    def ensure_network(self, net):
+        network_config = designer.build_network(self.network_name(net),
+                                                self.bridge_name(net), net)
+        libvirt_network.ensure(self._conn(), network_config)
+
+    def delete_network(self, net):
+        libvirt_network.delete(self._conn(), self.network_name(net))
+
+    def reserve_dhcp(self, net, mac, ip, hostname=None):
+        libvirt_network.add_dhcp_host(self._conn(), self.network_name(net),
+                                      mac, ip, designer.dhcp_hostname(hostname))
+
+    def release_dhcp(self, net, mac):
+        libvirt_network.remove_dhcp_host(self._conn(), self.network_name(net), mac)
+
+    def dhcp_hosts(self, net):
+        """[{'mac', 'ip', 'name'}] of the network's DHCP reservations."""
+        return [{'mac': h.mac, 'ip': h.ip, 'name': h.name}
+                for h in libvirt_network.dhcp_hosts(self._conn(),
+                                                    self.network_name(net))]
+
+    # -- images and root disks ---------------------------------------------------
+
+    def fetch_image(self, image_id, source_path, sha256):
+        _makedirs(_conf().state_path)
+        cache = image_cache.ImageCache(os.path.join(_conf().state_path, 'images'))
+        return cache.fetch(image_id, source_path, sha256)
+
+    @staticmethod
+    def _root_disk_name(instance_uuid):
+        return 'instance-%s-root.qcow2' % _instance_uuid(instance_uuid)
+
+    def create_root_disk(self, instance_uuid, base_path, base_format, size_gib):
+        """A qcow2 overlay on ``base_path`` (grown to size_gib), or a blank qcow2 of
+        size_gib; None when there is neither a base nor a size."""
+        name = self._root_disk_name(instance_uuid)
+        capacity = int(size_gib or 0) * GIB
+        if base_path:
+            capacity = max(capacity, _virtual_size(base_path, base_format))
+        elif not capacity:
+            return None
+        return storage.create_volume(self._pool('instances', create=True), name,
+                                     capacity, backing_path=base_path or None,
+                                     backing_format=base_format)
+
+    def delete_root_disk(self, instance_uuid):
+        pool = self._pool('instances', create=False)
+        if pool is not None:
+            storage.delete_volume(pool, self._root_disk_name(instance_uuid))
+
+    def _root_disk_path(self, instance_uuid):
+        pool = self._pool('instances', create=False)
+        return pool and storage.volume_path(pool, self._root_disk_name(instance_uuid))
+
+    # -- volumes -----------------------------------------------------------------
+
+    @staticmethod
+    def _volume_name(volume_id):
+        return 'volume-%s.qcow2' % _safe_id('volume', volume_id)
+
+    def create_volume(self, volume_id, size_gib):
+        if int(size_gib) <= 0:
+            raise exception.Invalid(reason='volume %s needs a size of at least 1 GiB'
+                                           % volume_id)
+        return storage.create_volume(self._pool('volumes', create=True),
+                                     self._volume_name(volume_id), int(size_gib) * GIB)
+
+    def delete_volume(self, volume_id):
+        pool = self._pool('volumes', create=False)
+        if pool is not None:
+            storage.delete_volume(pool, self._volume_name(volume_id))
+
+    def volume_path(self, volume_id):
+        pool = self._pool('volumes', create=False)
+        return pool and storage.volume_path(pool, self._volume_name(volume_id))
+
+    def volume_exists(self, volume_id):
+        return bool(self.volume_path(volume_id))
+
+    # -- config drive --------------------------------------------------------------
+
+    def create_config_drive(self, instance_uuid, meta_data, network_data,
+                            user_data=None):
+        _makedirs(self.instance_dir(instance_uuid))
+        return configdrive.build_config_drive(self.config_drive_path(instance_uuid),
+                                              meta_data, network_data, user_data)
+
+    def delete_config_drive(self, instance_uuid):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.config_drive_path(instance_uuid))
+
+    def delete_instance_dir(self, instance_uuid):
+        """Remove instances/<uuid>/ (console log, config drive): the last delete step."""
+        shutil.rmtree(self.instance_dir(instance_uuid), ignore_errors=True)
+
+    # -- domains -------------------------------------------------------------------
+
+    def _guest(self, instance_uuid):
+        """The Guest of the instance, or None if no domain is defined."""
+        conn = self._conn()
+        try:
+            domain = conn.lookupByUUIDString(_instance_uuid(instance_uuid))
+        except libvirt.libvirtError as exc:
+            if libvirt_host.error_code(exc) == libvirt.VIR_ERR_NO_DOMAIN:
+                return None
+            with libvirt_host.translate_errors('looking up domain of %s'
+                                               % instance_uuid):
+                raise
+        return libvirt_guest.Guest(domain)
+
+    def domain_xml(self, spec):
+        """The domain XML define_domain would use (also for validation tests)."""
+        _instance_uuid(spec.uuid)
+        guest_config = designer.build_guest(spec, self.host.virt_type(), _conf())
+        return guest_config.to_xml()
+
+    def define_domain(self, spec):
+        xml = self.domain_xml(spec)
+        _makedirs(os.path.dirname(spec.console_log))
+        libvirt_guest.Guest.define(self._conn(), xml)
+
+    def start_domain(self, instance_uuid):
+        guest = self._guest(instance_uuid)
+        if guest is None:
+            raise exception.HypervisorError(
+                reason='domain %s is not defined; define it before starting it'
+                       % designer.domain_name(instance_uuid))
+        guest.start()
+
+    def power_state(self, instance_uuid):
+        guest = self._guest(instance_uuid)
+        return guest.power_state() if guest else 'nostate'
+
+    def domain_exists(self, instance_uuid):
+        return self._guest(instance_uuid) is not None
+
+    def destroy_domain(self, instance_uuid):
+        guest = self._guest(instance_uuid)
+        if guest is not None:
+            guest.destroy()
+            guest.undefine()
+
+    # -- checks --------------------------------------------------------------------
+
+    def leftovers(self, instance_uuid, volume_ids=(), net_macs=()):
+        """What still exists of an instance, one readable line each.
+
+        ``net_macs`` is a list of (net dict, mac) pairs whose DHCP entries to look for.
+        """
+        found = []
+        guest = self._guest(instance_uuid)
+        if guest is not None:
+            found.append('domain %s (%s)' % (guest.name, guest.power_state()))
+        root_disk = self._root_disk_path(instance_uuid)
+        if root_disk:
+            found.append('root disk %s' % root_disk)
+        if os.path.exists(self.config_drive_path(instance_uuid)):
+            found.append('config drive %s' % self.config_drive_path(instance_uuid))
+        for volume_id in volume_ids:
+            path = self.volume_path(volume_id)
+            if path:
+                found.append('volume %s at %s' % (volume_id, path))
+        for net, mac in net_macs:
+            for entry in self.dhcp_hosts(net):
+                if (entry['mac'] or '').lower() == mac.lower():
+                    found.append('DHCP entry %s -> %s on network %s'
+                                 % (mac, entry['ip'], self.network_name(net)))
+        return found

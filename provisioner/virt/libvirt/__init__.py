@@ -1,0 +1,1 @@
+"""The libvirt driver: policy-free XML objects, one designer, thin wrappers."""

@@ -1,0 +1,255 @@
+"""Policy-free libvirt XML objects (after nova's virt/libvirt/config.py, much smaller).
+
+Each object holds plain values and renders them with ``format_dom()``; every value goes
+through lxml, so a display name like ``<x>&"'`` is escaped and can never add elements.
+Which values to choose is the designer's job, not this module's.
+"""
+
+from lxml import etree
+
+DNSMASQ_NS = 'http://libvirt.org/schemas/network/dnsmasq/1.0'
+INSTANCE_NS = 'https://provisioner.invalid/xmlns/instance/1.0'
+
+
+def _sub(parent, tag, text=None, **attrs):
+    """Append a child element; skips attributes whose value is None."""
+    child = etree.SubElement(parent, tag)
+    for name, value in attrs.items():
+        if value is not None:
+            child.set(name, str(value))
+    if text is not None:
+        child.text = str(text)
+    return child
+
+
+class ConfigObject:
+    root_name = None
+
+    def format_dom(self):
+        return etree.Element(self.root_name)
+
+    def to_xml(self, pretty_print=True):
+        return etree.tostring(self.format_dom(), encoding='unicode',
+                              pretty_print=pretty_print)
+
+
+class GuestDisk(ConfigObject):
+    root_name = 'disk'
+
+    def __init__(self, source_path, target_dev, target_bus='virtio',
+                 driver_format='qcow2', device='disk', readonly=False, serial=None):
+        self.source_path = source_path
+        self.target_dev = target_dev
+        self.target_bus = target_bus
+        self.driver_format = driver_format
+        self.device = device
+        self.readonly = readonly
+        self.serial = serial
+
+    def format_dom(self):
+        disk = etree.Element('disk', type='file', device=self.device)
+        _sub(disk, 'driver', name='qemu', type=self.driver_format)
+        _sub(disk, 'source', file=self.source_path)
+        _sub(disk, 'target', dev=self.target_dev, bus=self.target_bus)
+        if self.readonly:
+            _sub(disk, 'readonly')
+        if self.serial:
+            _sub(disk, 'serial', self.serial)
+        return disk
+
+
+class GuestInterface(ConfigObject):
+    root_name = 'interface'
+
+    def __init__(self, mac, network, model='virtio'):
+        self.mac = mac
+        self.network = network
+        self.model = model
+
+    def format_dom(self):
+        iface = etree.Element('interface', type='network')
+        _sub(iface, 'mac', address=self.mac)
+        _sub(iface, 'source', network=self.network)
+        _sub(iface, 'model', type=self.model)
+        return iface
+
+
+class GuestSerialFile(ConfigObject):
+    """Serial port 0 written to a file: the console log."""
+
+    root_name = 'serial'
+
+    def __init__(self, path):
+        self.path = path
+
+    def format_dom(self):
+        serial = etree.Element('serial', type='file')
+        _sub(serial, 'source', path=self.path)
+        _sub(serial, 'target', port=0)
+        return serial
+
+
+class Guest(ConfigObject):
+    root_name = 'domain'
+
+    def __init__(self, virt_type, uuid, name, memory_mib, vcpus):
+        self.virt_type = virt_type
+        self.uuid = uuid
+        self.name = name
+        self.memory_mib = memory_mib
+        self.vcpus = vcpus
+        self.title = None
+        self.display_name = None      # exact user text, kept in <metadata>
+        self.kernel = None
+        self.initrd = None
+        self.cmdline = None
+        self.boot_dev = None
+        self.acpi = False
+        self.tb_cache_mib = None
+        self.devices = []
+
+    def _format_os(self, domain):
+        os_el = _sub(domain, 'os')
+        _sub(os_el, 'type', 'hvm')
+        if self.kernel:
+            _sub(os_el, 'kernel', self.kernel)
+            if self.initrd:
+                _sub(os_el, 'initrd', self.initrd)
+            if self.cmdline:
+                _sub(os_el, 'cmdline', self.cmdline)
+        if self.boot_dev:
+            _sub(os_el, 'boot', dev=self.boot_dev)
+
+    def _format_features(self, domain):
+        if not (self.acpi or self.tb_cache_mib):
+            return
+        features = _sub(domain, 'features')
+        if self.acpi:
+            _sub(features, 'acpi')
+        if self.tb_cache_mib:
+            tcg = _sub(features, 'tcg')
+            _sub(tcg, 'tb-cache', self.tb_cache_mib, unit='MiB')
+
+    def format_dom(self):
+        domain = etree.Element('domain', type=self.virt_type)
+        _sub(domain, 'name', self.name)
+        _sub(domain, 'uuid', self.uuid)
+        if self.title:
+            _sub(domain, 'title', self.title)
+        if self.display_name is not None:
+            metadata = _sub(domain, 'metadata')
+            instance = etree.SubElement(metadata, '{%s}instance' % INSTANCE_NS,
+                                        nsmap={'provisioner': INSTANCE_NS})
+            name = etree.SubElement(instance, '{%s}display-name' % INSTANCE_NS)
+            name.text = self.display_name
+        _sub(domain, 'memory', self.memory_mib, unit='MiB')
+        _sub(domain, 'vcpu', self.vcpus)
+        self._format_os(domain)
+        self._format_features(domain)
+        _sub(domain, 'clock', offset='utc')
+        _sub(domain, 'on_poweroff', 'destroy')
+        _sub(domain, 'on_reboot', 'restart')
+        _sub(domain, 'on_crash', 'destroy')
+        devices = _sub(domain, 'devices')
+        for device in self.devices:
+            devices.append(device.format_dom())
+        return domain
+
+
+class NetworkDhcpHost(ConfigObject):
+    root_name = 'host'
+
+    def __init__(self, mac, ip, name=None):
+        self.mac = mac
+        self.ip = ip
+        self.name = name
+
+    def format_dom(self):
+        return etree.Element('host', **{k: v for k, v in
+                                        (('mac', self.mac), ('name', self.name),
+                                         ('ip', self.ip)) if v})
+
+    @classmethod
+    def parse_dom(cls, element):
+        return cls(element.get('mac'), element.get('ip'), element.get('name'))
+
+
+class Network(ConfigObject):
+    """A bridge with dnsmasq DHCP; isolated (no <forward>) unless forward_mode is set."""
+
+    root_name = 'network'
+
+    def __init__(self, name, bridge, address, netmask):
+        self.name = name
+        self.bridge = bridge
+        self.address = address
+        self.netmask = netmask
+        self.dhcp_start = None
+        self.dhcp_end = None
+        self.dhcp_hosts = []
+        self.forward_mode = None
+        self.dnsmasq_options = []
+
+    def format_dom(self):
+        nsmap = {'dnsmasq': DNSMASQ_NS} if self.dnsmasq_options else None
+        network = etree.Element('network', nsmap=nsmap)
+        _sub(network, 'name', self.name)
+        if self.forward_mode:
+            _sub(network, 'forward', mode=self.forward_mode)
+        _sub(network, 'bridge', name=self.bridge, stp='on', delay=0)
+        ip = _sub(network, 'ip', address=self.address, netmask=self.netmask)
+        if self.dhcp_start or self.dhcp_hosts:
+            dhcp = _sub(ip, 'dhcp')
+            if self.dhcp_start:
+                _sub(dhcp, 'range', start=self.dhcp_start, end=self.dhcp_end)
+            for host in self.dhcp_hosts:
+                dhcp.append(host.format_dom())
+        if self.dnsmasq_options:
+            options = etree.SubElement(network, '{%s}options' % DNSMASQ_NS)
+            for value in self.dnsmasq_options:
+                etree.SubElement(options, '{%s}option' % DNSMASQ_NS).set('value', value)
+        return network
+
+
+class StoragePoolDir(ConfigObject):
+    root_name = 'pool'
+
+    def __init__(self, name, path):
+        self.name = name
+        self.path = path
+
+    def format_dom(self):
+        pool = etree.Element('pool', type='dir')
+        _sub(pool, 'name', self.name)
+        target = _sub(pool, 'target')
+        _sub(target, 'path', self.path)
+        return pool
+
+
+class StorageVolume(ConfigObject):
+    """A qcow2 (by default) volume, optionally an overlay on a backing file."""
+
+    root_name = 'volume'
+
+    def __init__(self, name, capacity_bytes, volume_format='qcow2',
+                 backing_path=None, backing_format=None):
+        self.name = name
+        self.capacity_bytes = capacity_bytes
+        self.volume_format = volume_format
+        self.backing_path = backing_path
+        self.backing_format = backing_format
+
+    def format_dom(self):
+        volume = etree.Element('volume')
+        _sub(volume, 'name', self.name)
+        _sub(volume, 'capacity', self.capacity_bytes, unit='bytes')
+        target = _sub(volume, 'target')
+        _sub(target, 'format', type=self.volume_format)
+        if self.volume_format == 'qcow2':
+            # libvirt would otherwise write the old qcow2 v2 (compat 0.10) format.
+            _sub(target, 'compat', '1.1')
+        if self.backing_path:
+            backing = _sub(volume, 'backingStore')
+            _sub(backing, 'path', self.backing_path)
+            _sub(backing, 'format', type=self.backing_format or 'raw')
+        return volume

@@ -1,0 +1,107 @@
+"""The one place with policy: turns a GuestSpec or a network dict into XML objects."""
+
+import ipaddress
+import re
+import string
+
+from provisioner import exception
+from provisioner.virt.libvirt import config
+
+# Device name prefix per bus, as guests' kernels will name them.
+_DEV_PREFIX = {'virtio': 'vd', 'ide': 'hd', 'sata': 'sd', 'scsi': 'sd'}
+
+
+def domain_name(instance_uuid):
+    return 'instance-%s' % instance_uuid
+
+
+def dhcp_hostname(name):
+    """A DNS label for dnsmasq from a display name ('Web 1' -> 'web-1'), or None.
+
+    libvirt refuses names like '<x>' and passes spaces on to dnsmasq's hosts file.
+    """
+    label = re.sub(r'[^a-z0-9-]+', '-', (name or '').lower()).strip('-')[:63]
+    return label.strip('-') or None
+
+
+def _dev_name(bus, index):
+    # vda..vdz, then vdaa.. like the Linux kernel names them.
+    letters = string.ascii_lowercase
+    suffix = ''
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        suffix = letters[rem] + suffix
+    return _DEV_PREFIX[bus] + suffix
+
+
+def _single_line(text):
+    # libvirt rejects a <title> with newlines; the exact name stays in <metadata>.
+    return ' '.join(text.split())
+
+
+def _disks(spec, conf):
+    disks = []
+    if spec.root_disk:
+        disks.append(config.GuestDisk(spec.root_disk, _dev_name('virtio', 0)))
+    for path, serial in spec.volumes:
+        disks.append(config.GuestDisk(path, _dev_name('virtio', len(disks)),
+                                      serial=serial))
+    if spec.config_drive:
+        bus = conf.libvirt.config_drive_bus
+        # A virtio-blk CD-ROM does not exist; other buses get a real CD-ROM.
+        device = 'disk' if bus == 'virtio' else 'cdrom'
+        index = len(disks) if bus == 'virtio' else 0
+        disks.append(config.GuestDisk(spec.config_drive, _dev_name(bus, index),
+                                      target_bus=bus, driver_format='raw',
+                                      device=device, readonly=True))
+    return disks
+
+
+def build_guest(spec, virt_type, conf):
+    """Return the config.Guest for ``spec`` on a host of ``virt_type`` (kvm|qemu)."""
+    if not spec.kernel and not spec.root_disk:
+        raise exception.Invalid(reason='instance %s has neither a kernel nor a root '
+                                       'disk to boot from' % spec.uuid)
+    guest = config.Guest(virt_type, spec.uuid, domain_name(spec.uuid),
+                         spec.memory_mib, spec.vcpus)
+    guest.title = _single_line(spec.display_name or '') or None
+    guest.display_name = spec.display_name
+    if spec.kernel:
+        guest.kernel = spec.kernel
+        guest.initrd = spec.ramdisk
+        guest.cmdline = spec.cmdline or conf.libvirt.kernel_cmdline
+    else:
+        guest.boot_dev = 'hd'
+    guest.acpi = True  # without ACPI a guest cannot power itself off
+    if virt_type == 'qemu' and conf.libvirt.tb_cache_mib:
+        guest.tb_cache_mib = conf.libvirt.tb_cache_mib
+    guest.devices.extend(_disks(spec, conf))
+    for mac, network in spec.nics:
+        guest.devices.append(config.GuestInterface(mac, network))
+    guest.devices.append(config.GuestSerialFile(spec.console_log))
+    return guest
+
+
+def build_network(name, bridge, net, dhcp_hosts=()):
+    """Return the config.Network for a network dict (cidr, gateway, dhcp_start/end).
+
+    Isolated by default: no <forward>, so guests reach nothing beyond the bridge.
+    ``net['forward_mode']`` (e.g. 'nat') opts into a forwarded network.
+    """
+    try:
+        cidr = ipaddress.ip_network(net['cidr'], strict=False)
+    except (KeyError, ValueError) as exc:
+        raise exception.Invalid(reason='network %s has no valid cidr: %s'
+                                       % (net.get('id'), exc))
+    if cidr.version != 4:
+        raise exception.Invalid(reason='network %s: only IPv4 networks are '
+                                       'supported, got %s' % (net.get('id'), cidr))
+    network = config.Network(name, bridge, net['gateway'], str(cidr.netmask))
+    network.dhcp_start = net.get('dhcp_start')
+    network.dhcp_end = net.get('dhcp_end')
+    network.dhcp_hosts = list(dhcp_hosts)
+    network.forward_mode = net.get('forward_mode')
+    # dnsmasq pings an address before leasing it; IPAM already owns it: ~3 s saved.
+    network.dnsmasq_options = ['no-ping']
+    return network

@@ -1,0 +1,104 @@
+"""A thin wrapper over virDomain that makes start/stop/undefine idempotent."""
+
+import libvirt
+
+from provisioner.virt.libvirt import host as libvirt_host
+
+_POWER_STATES = {
+    libvirt.VIR_DOMAIN_NOSTATE: 'nostate',
+    libvirt.VIR_DOMAIN_RUNNING: 'running',
+    libvirt.VIR_DOMAIN_BLOCKED: 'running',   # running, waiting on I/O
+    libvirt.VIR_DOMAIN_PAUSED: 'paused',
+    libvirt.VIR_DOMAIN_PMSUSPENDED: 'paused',
+    libvirt.VIR_DOMAIN_SHUTDOWN: 'shutdown',  # shutting down
+    libvirt.VIR_DOMAIN_SHUTOFF: 'shutdown',
+    libvirt.VIR_DOMAIN_CRASHED: 'crashed',
+}
+
+_GONE = (libvirt.VIR_ERR_NO_DOMAIN,)
+
+
+class Guest:
+    def __init__(self, domain):
+        self._domain = domain
+
+    @property
+    def name(self):
+        return self._domain.name()
+
+    @classmethod
+    def define(cls, conn, xml):
+        """Define (or redefine, same uuid and name) the domain from ``xml``."""
+        with libvirt_host.translate_errors('defining a domain'):
+            return cls(conn.defineXML(xml))
+
+    def is_active(self):
+        with libvirt_host.translate_errors('checking domain %s' % self.name):
+            return self._domain.isActive() == 1
+
+    def start(self):
+        """Start the domain; one that already runs is left alone."""
+        if self.is_active():
+            return
+        try:
+            self._domain.create()
+        except libvirt.libvirtError:
+            # Drivers disagree on the code of "already running": ask the domain.
+            if self.is_active():
+                return
+            with libvirt_host.translate_errors('starting domain %s' % self.name):
+                raise
+
+    def destroy(self):
+        """Power the domain off at once; not running (or gone) is fine."""
+        try:
+            if not self._domain.isActive():
+                return
+            self._domain.destroy()
+        except libvirt.libvirtError as exc:
+            if libvirt_host.error_code(exc) in _GONE or not self._still_active():
+                return
+            with libvirt_host.translate_errors('stopping domain %s' % self.name):
+                raise
+
+    def _still_active(self):
+        try:
+            return self._domain.isActive() == 1
+        except libvirt.libvirtError:
+            return False
+
+    def undefine(self):
+        """Forget the domain, with its NVRAM, managed save and snapshot metadata."""
+        flags = (libvirt.VIR_DOMAIN_UNDEFINE_MANAGED_SAVE
+                 | libvirt.VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA
+                 | libvirt.VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA
+                 | libvirt.VIR_DOMAIN_UNDEFINE_NVRAM)
+        try:
+            try:
+                self._domain.undefineFlags(flags)
+            except libvirt.libvirtError as exc:
+                # Drivers that know no such flags refuse them; plain undefine then.
+                if libvirt_host.error_code(exc) not in (libvirt.VIR_ERR_NO_SUPPORT,
+                                                        libvirt.VIR_ERR_INVALID_ARG):
+                    raise
+                self._domain.undefine()
+        except libvirt.libvirtError as exc:
+            if libvirt_host.error_code(exc) in _GONE:
+                return
+            with libvirt_host.translate_errors('undefining domain %s' % self.name):
+                raise
+
+    def power_state(self):
+        """One of 'running', 'paused', 'shutdown', 'crashed', 'nostate'."""
+        try:
+            state, _reason = self._domain.state()
+        except libvirt.libvirtError as exc:
+            if libvirt_host.error_code(exc) in _GONE:
+                return 'nostate'
+            with libvirt_host.translate_errors('reading the state of %s' % self.name):
+                raise
+        return _POWER_STATES.get(state, 'nostate')
+
+    def xml_desc(self):
+        with libvirt_host.translate_errors('reading the XML of %s' % self.name):
+            return self._domain.XMLDesc(0)

@@ -1,0 +1,120 @@
+"""libvirt dir storage pools and their qcow2 volumes, every call idempotent."""
+
+import os
+
+import libvirt
+from lxml import etree
+
+from provisioner import exception
+from provisioner.virt.libvirt import config
+from provisioner.virt.libvirt import host as libvirt_host
+
+GIB = 1024 ** 3
+
+
+def lookup_pool(conn, name):
+    try:
+        return conn.storagePoolLookupByName(name)
+    except libvirt.libvirtError as exc:
+        if libvirt_host.error_code(exc) == libvirt.VIR_ERR_NO_STORAGE_POOL:
+            return None
+        with libvirt_host.translate_errors('looking up storage pool %s' % name):
+            raise
+
+
+def _pool_path(pool):
+    return etree.fromstring(pool.XMLDesc(0).encode()).findtext('target/path')
+
+
+def ensure_pool(conn, name, path):
+    """A started, autostarted dir pool ``name`` at ``path`` (created 0755)."""
+    os.makedirs(path, mode=0o755, exist_ok=True)
+    os.chmod(path, 0o755)  # QEMU (libvirt-qemu) must traverse it
+    pool = lookup_pool(conn, name)
+    if pool is None:
+        try:
+            pool = conn.storagePoolDefineXML(config.StoragePoolDir(name, path).to_xml())
+        except libvirt.libvirtError:
+            pool = lookup_pool(conn, name)  # another worker defined it meanwhile
+            if pool is None:
+                with libvirt_host.translate_errors('defining storage pool %s' % name):
+                    raise
+    with libvirt_host.translate_errors('starting storage pool %s' % name):
+        existing = _pool_path(pool)
+        if os.path.realpath(existing) != os.path.realpath(path):
+            raise exception.HypervisorError(
+                reason='storage pool %s points at %s, not %s; remove it with '
+                       '"virsh pool-destroy %s; virsh pool-undefine %s" or change '
+                       'resource_prefix' % (name, existing, path, name, name))
+        if not pool.isActive():
+            try:
+                pool.create()
+            except libvirt.libvirtError:
+                if not pool.isActive():
+                    raise
+        if not pool.autostart():
+            pool.setAutostart(1)
+    return pool
+
+
+def delete_pool(conn, name):
+    """Stop and undefine the pool (its directory and files stay); absent is fine."""
+    pool = lookup_pool(conn, name)
+    if pool is None:
+        return
+    with libvirt_host.translate_errors('deleting storage pool %s' % name):
+        if pool.isActive():
+            pool.destroy()
+        pool.undefine()
+
+
+def lookup_volume(pool, name):
+    """The volume ``name`` in ``pool``, or None (refreshes once for files made
+    while libvirtd was not looking)."""
+    for attempt in range(2):
+        try:
+            return pool.storageVolLookupByName(name)
+        except libvirt.libvirtError as exc:
+            if libvirt_host.error_code(exc) != libvirt.VIR_ERR_NO_STORAGE_VOL:
+                with libvirt_host.translate_errors('looking up volume %s' % name):
+                    raise
+        if attempt == 0:
+            with libvirt_host.translate_errors('refreshing pool %s' % pool.name()):
+                pool.refresh(0)
+    return None
+
+
+def volume_path(pool, name):
+    volume = lookup_volume(pool, name)
+    if volume is None:
+        return None
+    with libvirt_host.translate_errors('reading the path of volume %s' % name):
+        return volume.path()
+
+
+def create_volume(pool, name, capacity_bytes, backing_path=None, backing_format=None):
+    """Create a qcow2 volume (an overlay when ``backing_path`` is given); return its
+    path. An existing volume of that name is adopted."""
+    existing = volume_path(pool, name)
+    if existing:
+        return existing
+    volume_config = config.StorageVolume(name, capacity_bytes,
+                                         backing_path=backing_path,
+                                         backing_format=backing_format)
+    with libvirt_host.translate_errors('creating volume %s in pool %s'
+                                       % (name, pool.name())):
+        return pool.createXML(volume_config.to_xml(), 0).path()
+
+
+def delete_volume(pool, name):
+    """Delete the volume; an absent one is fine."""
+    volume = lookup_volume(pool, name)
+    if volume is None:
+        return
+    try:
+        volume.delete(0)
+    except libvirt.libvirtError as exc:
+        if libvirt_host.error_code(exc) == libvirt.VIR_ERR_NO_STORAGE_VOL:
+            return
+        with libvirt_host.translate_errors('deleting volume %s' % name):
+            raise

@@ -1,0 +1,228 @@
+"""LibvirtDriver against the real qemu:///system: network, disks, drive, a running guest.
+
+Everything lives under a private resource_prefix and a state_path below /var/lib
+(libvirt-qemu can traverse it), and is removed at the end. With the test guest image
+(tools/build-guest-image; $PROVISIONER_TEST_GUEST_IMAGE or build/guest-image) the guest
+boots its kernel and the test reads what it saw from the console log; without it the
+guest runs the BIOS on a blank disk, which still proves define/start/destroy.
+"""
+
+import hashlib
+import ipaddress
+import os
+import pathlib
+import secrets
+import shutil
+import subprocess
+import time
+import uuid
+
+import pytest
+
+from provisioner.conf import CONF
+from provisioner.virt import driver as virt_driver
+from provisioner.virt import spec as virt_spec
+from provisioner.virt.libvirt import designer
+from provisioner.virt.libvirt import host as libvirt_host
+from provisioner.virt.libvirt import storage
+
+libvirt = pytest.importorskip('libvirt')
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+GUEST_IMAGE_DIR = pathlib.Path(os.environ.get('PROVISIONER_TEST_GUEST_IMAGE',
+                                              REPO / 'build' / 'guest-image'))
+MAC = '52:54:00:%02x:%02x:%02x' % tuple(secrets.token_bytes(3))
+BOOT_TIMEOUT = 90
+
+
+def _free_cidr():
+    """A /24 in 10.253.0.0/16 that no route of this machine uses."""
+    routes = subprocess.run(['ip', '-4', 'route', 'show', 'table', 'all'],
+                            capture_output=True, text=True).stdout
+    taken = set()
+    for word in routes.split():
+        try:
+            taken.add(ipaddress.ip_network(word, strict=False))
+        except ValueError:
+            pass
+    for third in range(secrets.randbelow(200), 256):
+        candidate = ipaddress.ip_network('10.253.%d.0/24' % third)
+        if not any(candidate.overlaps(net) for net in taken if net.prefixlen >= 8):
+            return candidate
+    pytest.skip('no free 10.253.x.0/24 for a test network')
+
+
+@pytest.fixture
+def real_driver():
+    try:
+        libvirt.open('qemu:///system').close()
+    except libvirt.libvirtError as exc:
+        pytest.skip('libvirtd is not reachable at qemu:///system: %s' % exc)
+    root = pathlib.Path('/var/lib') / ('provisioner-test-%s' % secrets.token_hex(4))
+    root.mkdir(mode=0o755)
+    CONF([], project='provisioner', default_config_files=[])
+    CONF.set_override('state_path', str(root))
+    CONF.set_override('connection_uri', 'qemu:///system', 'libvirt')
+    CONF.set_override('resource_prefix', 'pt%s' % secrets.token_hex(3), 'libvirt')
+    drv = virt_driver.LibvirtDriver()
+    try:
+        yield drv
+    finally:
+        conn = drv.host.get_connection()
+        prefix = CONF.libvirt.resource_prefix
+        for domain in conn.listAllDomains():
+            if domain.name().startswith('instance-') and str(root) in domain.XMLDesc(0):
+                drv.destroy_domain(domain.UUIDString())
+        for network in conn.listAllNetworks():
+            if network.name().startswith(prefix + '-'):
+                if network.isActive():
+                    network.destroy()
+                network.undefine()
+        for name in drv.pool_names():
+            storage.delete_pool(conn, name)
+        drv.host.close()
+        shutil.rmtree(root, ignore_errors=True)
+        CONF.reset()
+
+
+def _net():
+    cidr = _free_cidr()
+    hosts = list(cidr.hosts())
+    return {'id': secrets.token_hex(4), 'name': 'functional', 'cidr': str(cidr),
+            'gateway': str(hosts[0]), 'dhcp_start': str(hosts[99]),
+            'dhcp_end': str(hosts[199])}
+
+
+def _base_image(drv):
+    source = pathlib.Path(CONF.state_path) / 'source.qcow2'
+    subprocess.run(['qemu-img', 'create', '-q', '-f', 'qcow2', str(source), '64M'],
+                   check=True)
+    sha256 = hashlib.sha256(source.read_bytes()).hexdigest()
+    return drv.fetch_image('functional-image', str(source), sha256)
+
+
+def _guest_kernel(drv):
+    """Kernel and initramfs copied next to the state (libvirt-qemu must read them)."""
+    kernel, ramdisk = GUEST_IMAGE_DIR / 'vmlinuz', GUEST_IMAGE_DIR / 'initramfs.img'
+    if not (kernel.exists() and ramdisk.exists()):
+        return None, None
+    target = pathlib.Path(CONF.state_path) / 'kernel'
+    target.mkdir(mode=0o755)
+    for path in (kernel, ramdisk):
+        shutil.copy(path, target / path.name)
+        os.chmod(target / path.name, 0o644)
+    return str(target / kernel.name), str(target / ramdisk.name)
+
+
+def _wait_for_console(path, marker):
+    deadline = time.monotonic() + BOOT_TIMEOUT
+    while time.monotonic() < deadline:
+        if os.path.exists(path):
+            text = pathlib.Path(path).read_text(errors='replace')
+            if marker in text:
+                return text
+        time.sleep(0.5)
+    pytest.fail('no %r on the console within %d s:\n%s'
+                % (marker, BOOT_TIMEOUT, pathlib.Path(path).read_text(errors='replace')
+                   if os.path.exists(path) else '(no console log)'))
+
+
+def test_boot_a_guest_and_leave_nothing_behind(real_driver):
+    drv = real_driver
+    net = _net()
+    instance_uuid = str(uuid.uuid4())
+    ip = str(ipaddress.ip_address(net['dhcp_start']) + 5)
+
+    drv.ensure_network(net)
+    drv.ensure_network(net)
+    drv.reserve_dhcp(net, MAC, ip, 'functional-vm')
+    drv.reserve_dhcp(net, MAC, ip, 'functional-vm')
+    assert drv.dhcp_hosts(net) == [{'mac': MAC, 'ip': ip, 'name': 'functional-vm'}]
+    # The reservation and no-ping reached the running dnsmasq, not just the XML.
+    dnsmasq_dir = pathlib.Path('/var/lib/libvirt/dnsmasq')
+    assert 'no-ping' in (dnsmasq_dir / (drv.network_name(net) + '.conf')).read_text()
+    assert ip in (dnsmasq_dir / (drv.network_name(net) + '.hostsfile')).read_text()
+
+    root = drv.create_root_disk(instance_uuid, _base_image(drv), 'qcow2', 1)
+    volume = drv.create_volume('functional-vol', 1)
+    drive = drv.create_config_drive(
+        instance_uuid, {'uuid': instance_uuid, 'hostname': 'functional-vm'},
+        {'links': []}, b'hello from user data\n')
+    kernel, ramdisk = _guest_kernel(drv)
+    spec = virt_spec.GuestSpec(
+        uuid=instance_uuid, display_name='functional <vm> & "friends"', vcpus=1,
+        memory_mib=128, console_log=drv.console_log_path(instance_uuid),
+        root_disk=root, kernel=kernel, ramdisk=ramdisk,
+        volumes=[(volume, 'functional-vol')], config_drive=drive,
+        nics=[(MAC, drv.network_name(net))])
+    drv.define_domain(spec)
+    drv.define_domain(spec)
+    drv.start_domain(instance_uuid)
+    drv.start_domain(instance_uuid)
+    assert drv.power_state(instance_uuid) == 'running'
+    assert len(drv.leftovers(instance_uuid, ['functional-vol'], [(net, MAC)])) == 5
+
+    if kernel:
+        console = _wait_for_console(spec.console_log, 'PROVISIONER-GUEST: ready')
+        assert 'PROVISIONER-GUEST: ip=%s' % ip in console
+        assert 'PROVISIONER-GUEST: uuid=%s' % instance_uuid in console
+        assert 'PROVISIONER-GUEST: user-data=hello from user data' in console
+        assert 'PROVISIONER-GUEST: disks=vda vdb vdc' in console
+    assert drv.power_state(instance_uuid) == 'running'
+
+    drv.destroy_domain(instance_uuid)
+    drv.destroy_domain(instance_uuid)
+    drv.delete_root_disk(instance_uuid)
+    drv.delete_volume('functional-vol')
+    drv.delete_config_drive(instance_uuid)
+    drv.release_dhcp(net, MAC)
+    drv.release_dhcp(net, MAC)
+    assert drv.leftovers(instance_uuid, ['functional-vol'], [(net, MAC)]) == []
+    assert drv.power_state(instance_uuid) == 'nostate'
+    drv.delete_network(net)
+    drv.delete_network(net)
+
+
+def test_virt_type_auto_is_probed_once_per_host(real_driver, monkeypatch):
+    monkeypatch.setattr(libvirt_host, '_probed_virt_types', {})
+    first = real_driver.host.virt_type()
+    assert first in ('kvm', 'qemu')
+    cache_file = os.path.join(CONF.state_path, 'virt_type.json')
+    assert os.path.exists(cache_file)
+    # A new process finds the answer in the file instead of probing again.
+    monkeypatch.setattr(libvirt_host, '_probed_virt_types', {})
+    monkeypatch.setattr(libvirt_host, 'run_kvm_probe',
+                        lambda *args: pytest.fail('probed twice'))
+    assert real_driver.host.virt_type() == first
+
+
+def _validate(tmp_path, name, xml, schema):
+    if not shutil.which('virt-xml-validate') or not shutil.which('xmllint'):
+        pytest.skip('virt-xml-validate (libvirt-clients) or xmllint (libxml2-utils) '
+                    'is not installed')
+    path = tmp_path / name
+    path.write_text(xml)
+    result = subprocess.run(['virt-xml-validate', str(path), schema],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr + xml
+
+
+def test_generated_xml_validates_against_libvirt_schemas(tmp_path):
+    CONF([], project='provisioner', default_config_files=[])
+    CONF.set_override('tb_cache_mib', 16, 'libvirt')
+    try:
+        for kernel in (None, '/k/vmlinuz'):
+            spec = virt_spec.GuestSpec(
+                uuid=str(uuid.uuid4()), display_name='a\n<b> & "c"', vcpus=1,
+                memory_mib=96, console_log='/s/console.log', root_disk='/s/root.qcow2',
+                kernel=kernel, ramdisk=kernel and '/k/initrd', cmdline=None,
+                volumes=[('/s/v1.qcow2', 'vol-1')], config_drive='/s/disk.config',
+                nics=[(MAC, 'p-net-1')])
+            _validate(tmp_path, 'domain.xml',
+                      designer.build_guest(spec, 'qemu', CONF).to_xml(), 'domain')
+        network = designer.build_network('p-net-1', 'p-1', {
+            'id': '1', 'cidr': '10.1.2.0/24', 'gateway': '10.1.2.1',
+            'dhcp_start': '10.1.2.10', 'dhcp_end': '10.1.2.20'})
+        _validate(tmp_path, 'network.xml', network.to_xml(), 'network')
+    finally:
+        CONF.reset()

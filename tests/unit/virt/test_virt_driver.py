@@ -1,0 +1,184 @@
+"""LibvirtDriver on a private test:/// hypervisor: every call twice, nothing left."""
+
+import struct
+import uuid
+
+import libvirt
+import pytest
+
+from provisioner import exception
+from provisioner.virt import spec as virt_spec
+from provisioner.virt.libvirt import storage
+
+MAC = '52:54:00:00:00:01'
+
+
+@pytest.fixture
+def instance_uuid():
+    return str(uuid.uuid4())
+
+
+def _spec(driver, instance_uuid, **kwargs):
+    values = dict(uuid=instance_uuid, display_name='<x>&"\'', vcpus=1, memory_mib=96,
+                  console_log=driver.console_log_path(instance_uuid),
+                  root_disk='/var/lib/none/root.qcow2')
+    values.update(kwargs)
+    return virt_spec.GuestSpec(**values)
+
+
+def test_network_ensure_and_delete_twice(driver, net):
+    driver.ensure_network(net)
+    driver.ensure_network(net)
+    conn = driver.host.get_connection()
+    network = conn.networkLookupByName('provisioner-net-n1')
+    assert network.isActive() and network.autostart()
+    assert network.bridgeName() == 'provisioner-n1'
+    assert '<forward' not in network.XMLDesc(0)
+    driver.delete_network(net)
+    driver.delete_network(net)
+    assert [n.name() for n in conn.listAllNetworks()] == []
+
+
+def test_bridge_names_fit_linux_and_stay_unique(driver, conf):
+    conf.set_override('resource_prefix', 'a-very-long-deployment-prefix', 'libvirt')
+    first = driver.bridge_name({'id': '8c1e7a52-0b51-4c8e-9f36-1d0b3a1e9a11'})
+    second = driver.bridge_name({'id': '8c1e7a52-0b51-4c8e-9f36-1d0b3a1e9a12'})
+    assert len(first) <= 15 and len(second) <= 15 and first != second
+    assert first.startswith('a-ver')
+
+
+def test_ids_that_could_walk_paths_are_refused(driver):
+    with pytest.raises(exception.Invalid):
+        driver.create_volume('../etc', 1)
+    with pytest.raises(exception.Invalid):
+        driver.console_log_path('not-a-uuid')
+
+
+def test_dhcp_reservations_are_idempotent(driver, net):
+    driver.ensure_network(net)
+    driver.reserve_dhcp(net, MAC, '10.9.0.11', 'vm1')
+    driver.reserve_dhcp(net, MAC.upper(), '10.9.0.11', 'vm1')
+    assert driver.dhcp_hosts(net) == [{'mac': MAC, 'ip': '10.9.0.11', 'name': 'vm1'}]
+    driver.reserve_dhcp(net, MAC, '10.9.0.12', 'vm1')  # same MAC, new IP: replaced
+    assert driver.dhcp_hosts(net) == [{'mac': MAC, 'ip': '10.9.0.12', 'name': 'vm1'}]
+    driver.reserve_dhcp(net, '52:54:00:00:00:02', '10.9.0.12', 'vm2')  # IP moved on
+    assert driver.dhcp_hosts(net) == [
+        {'mac': '52:54:00:00:00:02', 'ip': '10.9.0.12', 'name': 'vm2'}]
+    driver.release_dhcp(net, '52:54:00:00:00:02')
+    driver.release_dhcp(net, '52:54:00:00:00:02')
+    assert driver.dhcp_hosts(net) == []
+    driver.delete_network(net)
+    driver.release_dhcp(net, MAC)  # network gone: nothing to release
+    assert driver.dhcp_hosts(net) == []
+
+
+def test_dhcp_reservation_needs_the_network(driver, net):
+    with pytest.raises(exception.HypervisorError, match='does not exist'):
+        driver.reserve_dhcp(net, MAC, '10.9.0.11', 'vm1')
+
+
+def test_blank_root_disk_twice_and_delete_twice(driver, instance_uuid):
+    path = driver.create_root_disk(instance_uuid, None, None, 1)
+    assert driver.create_root_disk(instance_uuid, None, None, 1) == path
+    assert path.endswith('/disks/instance-%s-root.qcow2' % instance_uuid)
+    driver.delete_root_disk(instance_uuid)
+    driver.delete_root_disk(instance_uuid)
+    assert driver.leftovers(instance_uuid) == []
+
+
+def test_no_root_disk_without_base_or_size(driver, instance_uuid):
+    assert driver.create_root_disk(instance_uuid, None, None, 0) is None
+    driver.delete_root_disk(instance_uuid)  # no pool yet: nothing to delete
+
+
+def test_overlay_is_at_least_the_base_size(driver, instance_uuid, tmp_path):
+    base = tmp_path / 'base.qcow2'
+    base.write_bytes(b'QFI\xfb' + b'\0' * 20 + struct.pack('>Q', 3 * 1024 ** 3))
+    path = driver.create_root_disk(instance_uuid, str(base), 'qcow2', 1)
+    conn = driver.host.get_connection()
+    assert conn.storageVolLookupByPath(path).info()[1] == 3 * 1024 ** 3
+
+
+def test_volumes_twice(driver):
+    path = driver.create_volume('vol-1', 2)
+    assert driver.create_volume('vol-1', 2) == path
+    assert driver.volume_exists('vol-1')
+    driver.delete_volume('vol-1')
+    driver.delete_volume('vol-1')
+    assert not driver.volume_exists('vol-1')
+
+
+def test_pool_pointing_elsewhere_is_reported(driver, conf, tmp_path):
+    conn = driver.host.get_connection()
+    other = tmp_path / 'elsewhere'
+    other.mkdir()
+    storage.ensure_pool(conn, 'provisioner-volumes', str(other))
+    with pytest.raises(exception.HypervisorError, match='pool-undefine'):
+        driver.create_volume('vol-1', 1)
+
+
+def test_config_drive_twice(driver, instance_uuid):
+    path = driver.create_config_drive(instance_uuid, {'uuid': instance_uuid}, {}, None)
+    assert driver.create_config_drive(instance_uuid, {'uuid': instance_uuid}, {},
+                                      b'x') == path
+    assert driver.leftovers(instance_uuid) == ['config drive %s' % path]
+    driver.delete_config_drive(instance_uuid)
+    driver.delete_config_drive(instance_uuid)
+    assert driver.leftovers(instance_uuid) == []
+
+
+def test_domain_lifecycle_twice(driver, instance_uuid):
+    assert driver.power_state(instance_uuid) == 'nostate'
+    driver.define_domain(_spec(driver, instance_uuid))
+    driver.define_domain(_spec(driver, instance_uuid, vcpus=2))  # redefined in place
+    assert driver.domain_exists(instance_uuid)
+    assert driver.power_state(instance_uuid) == 'shutdown'
+    driver.start_domain(instance_uuid)
+    driver.start_domain(instance_uuid)
+    assert driver.power_state(instance_uuid) == 'running'
+    conn = driver.host.get_connection()
+    domain = conn.lookupByName('instance-' + instance_uuid)
+    assert domain.maxVcpus() == 2
+    assert domain.metadata(libvirt.VIR_DOMAIN_METADATA_TITLE, None) == '<x>&"\''
+    driver.destroy_domain(instance_uuid)
+    driver.destroy_domain(instance_uuid)
+    assert not driver.domain_exists(instance_uuid)
+    assert driver.power_state(instance_uuid) == 'nostate'
+
+
+def test_start_of_undefined_domain_is_a_clear_error(driver, instance_uuid):
+    with pytest.raises(exception.HypervisorError, match='not defined'):
+        driver.start_domain(instance_uuid)
+
+
+def test_leftovers_lists_everything_then_nothing(driver, net, instance_uuid):
+    driver.ensure_network(net)
+    driver.reserve_dhcp(net, MAC, '10.9.0.11', 'vm1')
+    root = driver.create_root_disk(instance_uuid, None, None, 1)
+    volume = driver.create_volume('vol-1', 1)
+    drive = driver.create_config_drive(instance_uuid, {}, {}, None)
+    driver.define_domain(_spec(driver, instance_uuid, root_disk=root,
+                               volumes=[(volume, 'vol-1')], config_drive=drive,
+                               nics=[(MAC, driver.network_name(net))]))
+    driver.start_domain(instance_uuid)
+    found = driver.leftovers(instance_uuid, ['vol-1'], [(net, MAC)])
+    assert len(found) == 5, found
+    assert found[0] == 'domain instance-%s (running)' % instance_uuid
+
+    driver.destroy_domain(instance_uuid)
+    driver.delete_root_disk(instance_uuid)
+    driver.delete_volume('vol-1')
+    driver.delete_config_drive(instance_uuid)
+    driver.release_dhcp(net, MAC)
+    assert driver.leftovers(instance_uuid, ['vol-1'], [(net, MAC)]) == []
+
+
+def test_capacity(driver):
+    assert driver.capacity()['hypervisor_type'] == 'qemu'
+
+
+def test_dhcp_hostname_from_a_display_name(driver, net):
+    driver.ensure_network(net)
+    driver.reserve_dhcp(net, MAC, '10.9.0.11', '<Web> & "1"')
+    driver.reserve_dhcp(net, MAC, '10.9.0.11', '<Web> & "1"')
+    assert driver.dhcp_hosts(net) == [{'mac': MAC, 'ip': '10.9.0.11', 'name': 'web-1'}]
