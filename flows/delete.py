@@ -26,5 +26,6 @@ def create_flow():
              network_tasks.ReleaseDhcp(c.RELEASE_DHCP),
              network_tasks.ReleasePorts(c.RELEASE_PORTS),
              scheduler_tasks.ReleaseClaim(c.RELEASE_CLAIM),
+             domain_tasks.DeleteInstanceFiles(c.DELETE_INSTANCE_FILES),
              lifecycle_tasks.MarkDeleted(c.MARK_DELETED))
     return flow

@@ -91,17 +91,20 @@ class WaitForBoot(base.ProvisionerTask):
 class PowerStatePoll(retry.Times):
     """Re-run the power-state check every interval until the boot timeout.
 
-    Only 'not running yet' is retried; any other failure reverts at once.
+    Only 'not running yet' is retried; any other failure, or the timeout, reverts the
+    whole boot (plain REVERT would undo only this subflow and let the boot "succeed").
     """
 
     def __init__(self, name, timeout, interval):
-        super().__init__(attempts=max(1, math.ceil(timeout / interval)), name=name)
+        super().__init__(attempts=max(1, math.ceil(timeout / interval)), name=name,
+                         revert_all=True)
         self._interval = interval
 
     def on_failure(self, history, *args, **kwargs):
-        if not history[-1][1] or not all(
-                f.check(DomainNotRunningYet) for f in history[-1][1].values()):
-            return retry.REVERT
+        failures = history[-1][1]
+        if not failures or not all(f.check(DomainNotRunningYet)
+                                   for f in failures.values()):
+            return retry.REVERT_ALL
         return super().on_failure(history, *args, **kwargs)
 
     def execute(self, history, *args, **kwargs):
@@ -115,3 +118,10 @@ class DestroyDomain(base.ProvisionerTask):
 
     def execute(self, instance_id):
         destroy_domain(instance_id)
+
+
+class DeleteInstanceFiles(base.ProvisionerTask):
+    """Remove the instance's directory (its console log); kept until delete for debugging."""
+
+    def execute(self, instance_id):
+        base.driver().delete_instance_dir(instance_id)

@@ -6,13 +6,19 @@ The parser is declared here; the commands live in provisioner.cmd.commands.
 import argparse
 import logging
 import os
+import signal
 import sys
+import warnings
 
-from oslo_config import cfg
+# TaskFlow and oslo.utils import eventlet when it is installed, only to detect it; its
+# deprecation notices say nothing to an operator (provisioner never uses eventlet).
+warnings.filterwarnings('ignore', message='(?s).*eventlet')
 
-from provisioner.cmd import commands
-from provisioner.conf import CONF
-from provisioner import exception
+from oslo_config import cfg  # noqa: E402
+
+from provisioner.cmd import commands  # noqa: E402
+from provisioner.conf import CONF  # noqa: E402
+from provisioner import exception  # noqa: E402
 
 LOG = logging.getLogger('provisioner')
 
@@ -211,6 +217,8 @@ def _setup_logging(debug):
 
 
 def main(argv=None):
+    # Behave like other Unix tools when piped into `head`: end quietly.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = build_parser()
     args = parser.parse_args(argv)
     for name, env in (('os_username', 'OS_USERNAME'), ('os_password', 'OS_PASSWORD'),

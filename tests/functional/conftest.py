@@ -1,0 +1,199 @@
+"""Functional fixtures: a private all-in-one deployment on the real libvirtd.
+
+Each test session gets its own state_path (under /var/lib, which libvirt-qemu can
+traverse), its own libvirt resource prefix, config file, admin, flavor, guest image and
+isolated network; tests drive the real CLI in subprocesses, as a user would. Everything
+is removed at the end, and whatever a test left is reported as a failure.
+"""
+
+import ipaddress
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+GUEST_IMAGE_DIR = pathlib.Path(os.environ.get('PROVISIONER_TEST_GUEST_IMAGE',
+                                              REPO / 'build' / 'guest-image'))
+CONSOLE_TIMEOUT = 90
+
+
+def _libvirt_connection():
+    try:
+        import libvirt
+    except ImportError:
+        pytest.skip('libvirt-python is not installed')
+    try:
+        return libvirt.open('qemu:///system')
+    except libvirt.libvirtError as exc:
+        pytest.skip('libvirtd is not reachable at qemu:///system: %s' % exc)
+
+
+def _free_cidr():
+    """A /24 in 10.252.0.0/16 that no interface or route of this machine uses."""
+    routes = subprocess.run(['ip', '-4', 'route', 'show', 'table', 'all'],
+                            capture_output=True, text=True).stdout
+    taken = set()
+    for word in routes.split():
+        try:
+            taken.add(ipaddress.ip_network(word, strict=False))
+        except ValueError:
+            pass
+    for third in range(secrets.randbelow(200), 256):
+        candidate = ipaddress.ip_network('10.252.%d.0/24' % third)
+        if not any(candidate.overlaps(net) for net in taken if net.prefixlen >= 8):
+            return str(candidate)
+    raise RuntimeError('no free 10.252.x.0/24 for a test network')
+
+
+class Cloud:
+    """One private provisioner deployment, driven through its CLI."""
+
+    def __init__(self, root, cidr):
+        self.root = root
+        self.prefix = 'pt%s' % secrets.token_hex(3)
+        self.state_path = root / 'state'
+        self.config_file = root / 'provisioner.conf'
+        self.config_file.write_text(
+            '[DEFAULT]\nstate_path = %s\nhost = functional-host\n'
+            '[libvirt]\nconnection_uri = qemu:///system\nresource_prefix = %s\n'
+            % (self.state_path, self.prefix))
+        self.cidr = cidr
+        self.env = dict(os.environ, OS_USERNAME='admin', OS_PASSWORD='func-secret',
+                        OS_PROJECT_NAME='admin', PYTHONWARNINGS='ignore')
+        for key in list(self.env):
+            if key.startswith('OS_FAULT_INJECTION__'):
+                del self.env[key]
+
+    def cli(self, *args, env=None, check=True, timeout=300):
+        cmd = [sys.executable, '-m', 'provisioner.cmd.cli',
+               '--config-file', str(self.config_file)] + [str(a) for a in args]
+        result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                                env=dict(self.env, **(env or {})), cwd=REPO)
+        if check and result.returncode != 0:
+            raise AssertionError('%s failed (%d):\n%s\n%s' % (' '.join(args),
+                                 result.returncode, result.stdout, result.stderr))
+        return result
+
+    def show(self, name):
+        return json.loads(self.cli('show', name, '--format', 'json').stdout)
+
+    def boot(self, name, *extra, env=None, check=True):
+        return self.cli('boot', name, '--flavor', 'tiny', '--image', 'guest',
+                        '--network', 'net1', *extra, env=env, check=check)
+
+    def wait_for_console(self, instance, marker='PROVISIONER-GUEST: ready'):
+        path = pathlib.Path(instance['console_log'])
+        deadline = time.monotonic() + CONSOLE_TIMEOUT
+        while time.monotonic() < deadline:
+            text = path.read_text(errors='replace') if path.exists() else ''
+            if marker in text:
+                return dict(line.split(': ', 1)[1].split('=', 1)
+                            for line in text.splitlines()
+                            if line.startswith('PROVISIONER-GUEST: ') and '=' in line)
+            time.sleep(0.2)
+        raise AssertionError('guest never printed %r; console:\n%s'
+                             % (marker, path.read_text(errors='replace')
+                                if path.exists() else '(no console log)'))
+
+    def leftovers(self, instance):
+        """Everything of this instance that still exists, in libvirt and in the DB."""
+        found = []
+        conn = _libvirt_connection()
+        try:
+            names = [d.name() for d in conn.listAllDomains()]
+            if 'instance-%s' % instance['id'] in names:
+                found.append('domain instance-%s' % instance['id'])
+            for pool in conn.listAllStoragePools():
+                if pool.name().startswith(self.prefix) and pool.isActive():
+                    pool.refresh(0)
+                    found += ['volume %s in %s' % (v, pool.name())
+                              for v in pool.listVolumes() if instance['id'] in v
+                              or any(vol['id'] in v for vol in instance['volumes'])]
+            for net in conn.listAllNetworks():
+                if net.name().startswith(self.prefix):
+                    xml = net.XMLDesc(0)
+                    found += ['DHCP entry %s' % addr['mac'] for addr in
+                              instance['addresses'] if addr['mac'] in xml]
+        finally:
+            conn.close()
+        now = self.show(instance['id'])
+        found += ['IP %s' % a['ip'] for a in now['addresses']]
+        found += ['volume row %s' % v['id'] for v in now['volumes']]
+        hosts = json.loads(self.cli('host', 'list', '--format', 'json').stdout)
+        found += ['claim on %s' % h['name'] for h in hosts if h['vcpus_used']]
+        return found
+
+    def destroy_everything(self):
+        """Safety net: remove every libvirt object carrying this cloud's prefix."""
+        conn = _libvirt_connection()
+        try:
+            for dom in conn.listAllDomains():
+                if dom.name().startswith('instance-') and str(self.state_path) in \
+                        dom.XMLDesc(0):
+                    if dom.isActive():
+                        dom.destroy()
+                    dom.undefine()
+            for net in conn.listAllNetworks():
+                if net.name().startswith(self.prefix):
+                    if net.isActive():
+                        net.destroy()
+                    net.undefine()
+            for pool in conn.listAllStoragePools():
+                if pool.name().startswith(self.prefix):
+                    if pool.isActive():
+                        pool.destroy()
+                    pool.undefine()
+        finally:
+            conn.close()
+
+
+@pytest.fixture(scope='session')
+def guest_image():
+    """Kernel + initramfs from tools/build-guest-image (built once, then reused)."""
+    kernel, ramdisk = GUEST_IMAGE_DIR / 'vmlinuz', GUEST_IMAGE_DIR / 'initramfs.img'
+    if not (kernel.exists() and ramdisk.exists()):
+        subprocess.run([sys.executable, str(REPO / 'tools' / 'build-guest-image'),
+                        '--output', str(GUEST_IMAGE_DIR)], check=True)
+    return kernel, ramdisk
+
+
+@pytest.fixture(scope='session')
+def cloud(guest_image):
+    _libvirt_connection().close()
+    root = pathlib.Path('/var/lib') / ('provisioner-test-%s' % secrets.token_hex(4))
+    root.mkdir(mode=0o755)
+    cloud = Cloud(root, _free_cidr())
+    try:
+        cloud.cli('bootstrap', '--username', 'admin', '--password', 'func-secret',
+                  '--project', 'admin')
+        cloud.cli('flavor', 'create', 'tiny', '--vcpus', 1, '--ram', 128, '--disk', 1)
+        cloud.cli('image', 'create', 'guest', '--kernel', guest_image[0],
+                  '--ramdisk', guest_image[1])
+        cloud.cli('network', 'create', 'net1', '--cidr', cloud.cidr)
+        yield cloud
+        for inst in json.loads(cloud.cli('list', '--format', 'json').stdout):
+            cloud.cli('delete', inst['id'], check=False)
+        cloud.cli('network', 'delete', 'net1', check=False)
+    finally:
+        cloud.destroy_everything()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def booted(cloud):
+    """Names of instances a test boots; each is deleted (and checked clean) after it."""
+    names = []
+    yield names
+    for name in names:
+        result = cloud.cli('show', name, '--format', 'json', check=False)
+        if result.returncode == 0:
+            instance = json.loads(result.stdout)
+            cloud.cli('delete', instance['id'])
+            assert cloud.leftovers(instance) == []

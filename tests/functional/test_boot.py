@@ -1,0 +1,57 @@
+"""A real QEMU guest booted through the whole request flow by the real CLI."""
+
+import json
+
+
+def test_boot_real_guest_sees_its_ip_uuid_user_data_and_volume(cloud, booted, tmp_path):
+    user_data = tmp_path / 'user-data'
+    user_data.write_text('hello from the functional test\nsecond line\n')
+    booted.append('vm-real')
+    result = cloud.boot('vm-real', '--volume-size', 1, '--user-data', user_data)
+
+    instance = cloud.show('vm-real')
+    assert (instance['vm_state'], instance['task_state'], instance['power_state']) == \
+        ('active', None, 'running')
+    assert instance['host'] == 'functional-host'
+    [address] = instance['addresses']
+    assert address['network'] == 'net1'
+    assert 'IP address: %s' % address['ip'] in result.stdout
+    assert instance['console_log'] in result.stdout
+    assert len(instance['volumes']) == 1
+
+    guest = cloud.wait_for_console(instance)
+    assert guest['ip'] == address['ip']
+    assert guest['uuid'] == instance['id']
+    assert guest['hostname'] == 'vm-real'
+    assert guest['user-data'] == 'hello from the functional test'
+    # root disk, the volume, the config drive
+    assert guest['disks'].split() == ['vda', 'vdb', 'vdc']
+
+
+def test_show_lists_every_step_in_order_with_task_states(cloud, booted):
+    booted.append('vm-steps')
+    cloud.boot('vm-steps')
+    events = cloud.show('vm-steps')['events']
+    names = [e['name'] for e in events]
+    assert names[0] == 'instance-lifecycle-guard' and names[-1] == 'mark-active'
+    for step in ('select-hosts', 'claim-resources', 'fetch-image', 'create-root-disk',
+                 'allocate-ports', 'reserve-dhcp', 'create-volumes', 'build-config-drive',
+                 'define-domain', 'start-domain', 'wait-for-boot'):
+        assert step in names
+    assert all(e['result'] == 'Success' and e['host'] == 'functional-host'
+               for e in events)
+    table = cloud.cli('show', 'vm-steps').stdout
+    assert 'Steps:' in table and 'define-domain' in table
+
+
+def test_delete_leaves_nothing_behind(cloud):
+    cloud.boot('vm-delete', '--volume-size', 1)
+    instance = cloud.show('vm-delete')
+    result = cloud.cli('delete', 'vm-delete')
+    assert 'deleted' in result.stdout
+    assert cloud.leftovers(instance) == []
+    listed = json.loads(cloud.cli('list', '--format', 'json').stdout)
+    assert 'vm-delete' not in [i['name'] for i in listed]
+    # A second delete is a clear "not found", not a traceback.
+    again = cloud.cli('delete', 'vm-delete', check=False)
+    assert again.returncode != 0 and 'not found' in again.stderr

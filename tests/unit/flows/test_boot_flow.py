@@ -1,0 +1,172 @@
+"""The whole boot flow on the real driver and a test:/// hypervisor."""
+
+import pytest
+from taskflow import states as tf_states
+
+from provisioner.compute import states
+from provisioner.engine import persistence
+from provisioner.engine import runner
+from provisioner import exception
+from tests.unit.flows.conftest import boot_request
+from tests.unit.flows.conftest import leftovers
+
+from flows import constants as c
+
+BOOT_STEPS = [c.LIFECYCLE_GUARD, c.SELECT_HOSTS, c.CLAIM_RESOURCES, c.FETCH_IMAGE,
+              c.CREATE_ROOT_DISK, c.ALLOCATE_PORTS, c.RESERVE_DHCP, c.CREATE_VOLUMES,
+              c.BUILD_CONFIG_DRIVE, c.DEFINE_DOMAIN, c.START_DOMAIN, c.WAIT_FOR_BOOT,
+              c.MARK_ACTIVE]
+
+
+def test_boot_goes_active_with_everything_in_place(api, hypervisor):
+    instance_id = boot_request(api, volumes=(1, 2))
+    info = api.run_boot(instance_id)
+    assert (info['vm_state'], info['task_state'], info['power_state']) == \
+        (states.ACTIVE, None, states.RUNNING)
+    assert info['host'] == 'unit-host'
+    assert [a['ip'] for a in info['addresses']] == ['10.66.0.2']
+    assert [v['size_gib'] for v in info['volumes']] == [1, 2]
+    assert hypervisor.power_state(instance_id) == 'running'
+    [port] = info['addresses']
+    dhcp = hypervisor.dhcp_hosts({'id': _net_id(), 'name': 'net1'})
+    assert [(h['mac'], h['ip']) for h in dhcp] == [(port['mac'], port['ip'])]
+    names = [e['name'] for e in info['events']]
+    assert sorted(names) == sorted(BOOT_STEPS)
+    # Parallel preparation may interleave; what depends on what may not.
+    for before, after in ((c.CLAIM_RESOURCES, c.FETCH_IMAGE),
+                          (c.FETCH_IMAGE, c.CREATE_ROOT_DISK),
+                          (c.ALLOCATE_PORTS, c.RESERVE_DHCP),
+                          (c.ALLOCATE_PORTS, c.BUILD_CONFIG_DRIVE),
+                          (c.CREATE_VOLUMES, c.DEFINE_DOMAIN),
+                          (c.BUILD_CONFIG_DRIVE, c.DEFINE_DOMAIN),
+                          (c.WAIT_FOR_BOOT, c.MARK_ACTIVE)):
+        assert names.index(before) < names.index(after)
+    assert names[0] == c.LIFECYCLE_GUARD and names[-1] == c.MARK_ACTIVE
+    assert all(e['result'] == 'Success' for e in info['events'])
+
+
+def _net_id():
+    from provisioner.catalog import networks
+    return networks.show('net1')['id']
+
+
+def test_task_states_move_forward_in_the_documented_order(api, monkeypatch):
+    from provisioner.compute import instances
+    seen = []
+    original = instances.advance_task_state
+
+    def spy(instance_id, task_state):
+        seen.append(task_state)
+        original(instance_id, task_state)
+
+    monkeypatch.setattr(instances, 'advance_task_state', spy)
+    api.run_boot(boot_request(api))
+    assert seen == [states.SCHEDULING, states.NETWORKING, states.BLOCK_DEVICE_MAPPING,
+                    states.SPAWNING]
+
+
+def test_delete_removes_everything(api, hypervisor):
+    instance_id = boot_request(api)
+    api.run_boot(instance_id)
+    info = api.delete('vm1')
+    assert info['vm_state'] == states.DELETED
+    assert leftovers(hypervisor, api, instance_id) == []
+    with pytest.raises(exception.NotFound):
+        api.show('vm1')
+
+
+@pytest.mark.parametrize('step', BOOT_STEPS[:-1])
+def test_failure_after_any_step_rolls_everything_back(api, hypervisor, conf, step):
+    conf.set_override('fail_after_step', [step], 'fault_injection')
+    instance_id = boot_request(api)
+    info = api.run_boot(instance_id)
+    assert info['vm_state'] == states.ERROR
+    assert info['fault'] == '%s: Injected fault at step %s' % (step, step)
+    assert leftovers(hypervisor, api, instance_id) == []
+    assert runner.boot_flow_state(_flow_uuid(instance_id)) == tf_states.REVERTED
+
+
+def _flow_uuid(instance_id):
+    from provisioner.db import api as db_api
+    from provisioner.db import models
+    with db_api.transaction() as session:
+        return session.get(models.Instance, instance_id).flow_uuid
+
+
+def _interrupt_after(instance_id, step):
+    """Run the persisted boot until `step` finishes, then stop as a dying process would."""
+    flow_detail = persistence.get_flow_detail(_flow_uuid(instance_id))
+    engine = runner._load_engine(flow_detail, instance_id)
+
+    def stop(state, details):
+        if details['task_name'] == step:
+            engine.suspend()
+
+    engine.atom_notifier.register(tf_states.SUCCESS, stop)
+    engine.run()
+    assert engine.storage.get_flow_state() == tf_states.SUSPENDED
+
+
+@pytest.mark.parametrize('step', [c.CLAIM_RESOURCES, c.CREATE_VOLUMES, c.DEFINE_DOMAIN,
+                                  c.START_DOMAIN])
+def test_interrupted_boot_resumes_to_active(api, hypervisor, step):
+    instance_id = boot_request(api)
+    _interrupt_after(instance_id, step)
+    info = api.resume(instance_id)
+    assert info['vm_state'] == states.ACTIVE
+    assert hypervisor.power_state(instance_id) == 'running'
+    # Events here come from the resumed run only: what finished before the
+    # interruption did not run again, what came after it did.
+    names = [e['name'] for e in info['events']]
+    assert c.SELECT_HOSTS not in names and step not in names
+    assert names[-1] == c.MARK_ACTIVE
+
+
+@pytest.mark.parametrize('step', [c.CLAIM_RESOURCES, c.CREATE_VOLUMES, c.START_DOMAIN])
+def test_interrupted_boot_rolls_back_to_nothing(api, hypervisor, step):
+    instance_id = boot_request(api)
+    _interrupt_after(instance_id, step)
+    info = api.rollback(instance_id)
+    assert info['vm_state'] == states.ERROR
+    assert 'rolled back at the user\'s request' in info['fault']
+    assert leftovers(hypervisor, api, instance_id) == []
+
+
+def test_finished_boot_cannot_be_resumed_or_rolled_back(api):
+    instance_id = boot_request(api)
+    api.run_boot(instance_id)
+    for action in (api.resume, api.rollback):
+        with pytest.raises(exception.Conflict) as err:
+            action('vm1')
+        assert 'only an interrupted boot' in str(err.value)
+
+
+def test_unknown_references_create_nothing(api):
+    from provisioner.db import api as db_api
+    from provisioner.db import models
+    for kwargs, message in (
+            ({'flavor': 'nope'}, 'Flavor nope not found'),
+            ({'image': 'nope'}, 'Image nope not found'),
+            ({'networks': ['nope']}, 'Network nope not found'),
+            ({'name': '<evil/>'}, 'may contain only'),
+            ({'user_data': b'x' * 65537}, 'the limit is 65536'),
+            ({'volume_sizes': [0]}, 'at least 1')):
+        request = dict(name='vm1', flavor='tiny', image='guest', networks=['net1'],
+                       volume_sizes=[], user_data=None)
+        request.update(kwargs)
+        with pytest.raises(exception.ProvisionerError) as err:
+            api.create_instance(**request)
+        assert message in str(err.value)
+    with db_api.transaction() as session:
+        assert session.query(models.Instance).count() == 0
+
+
+def test_no_host_with_room_ends_in_error_with_the_reason(api, hypervisor):
+    from provisioner.catalog import flavors
+    flavors.create('huge', 1, 4 * 1024 * 1024, 1)
+    instance_id = api.create_instance('big', 'huge', 'guest', ['net1'])
+    info = api.run_boot(instance_id)
+    assert info['vm_state'] == states.ERROR
+    assert 'No valid host was found' in info['fault']
+    assert 'RamFilter removed 1' in info['fault']
+    assert leftovers(hypervisor, api, instance_id) == []
