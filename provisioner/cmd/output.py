@@ -14,7 +14,8 @@ def _cell(value):
     return str(value)
 
 
-def table(rows, columns, out=sys.stdout):
+def table(rows, columns, out=None):
+    out = out or sys.stdout
     cells = [[_cell(row.get(col)) for col in columns] for row in rows]
     widths = [max([len(col)] + [len(r[i]) for r in cells]) for i, col in enumerate(columns)]
     line = '  '.join(col.upper().ljust(w) for col, w in zip(columns, widths))
@@ -23,14 +24,16 @@ def table(rows, columns, out=sys.stdout):
         print('  '.join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=out)
 
 
-def fields(record, skip=(), out=sys.stdout):
+def fields(record, skip=(), out=None):
+    out = out or sys.stdout
     width = max(len(k) for k in record)
     for key, value in record.items():
         if key not in skip:
             print('%s  %s' % (key.ljust(width), _cell(value)), file=out)
 
 
-def timeline(events, out=sys.stdout):
+def timeline(events, out=None):
+    out = out or sys.stdout
     if not events:
         return
     print('\nSteps:', file=out)
@@ -38,15 +41,16 @@ def timeline(events, out=sys.stdout):
     for e in events:
         duration = '%.2fs' % e['duration'] if e['duration'] is not None else 'running'
         result = e['result'] or '-'
-        line = '  %s  %-7s  %8s  %s' % (e['name'].ljust(width), result, duration,
+        line = '  %s  %-11s  %8s  %s' % (e['name'].ljust(width), result, duration,
                                         e['started_at'])
         if e['message']:
             line += '  ' + e['message']
         print(line, file=out)
 
 
-def emit(data, fmt, columns=None, out=sys.stdout):
+def emit(data, fmt, columns=None, out=None):
     """Print a list (as a table) or a record (as fields), or JSON of either."""
+    out = out or sys.stdout
     if fmt == 'json':
         json.dump(data, out, indent=2, sort_keys=True, default=str)
         print(file=out)
@@ -60,8 +64,8 @@ def emit(data, fmt, columns=None, out=sys.stdout):
 class StepPrinter:
     """Shows each step of a running flow as it finishes, with its duration."""
 
-    def __init__(self, out=sys.stdout):
-        self._out = out
+    def __init__(self, out=None):
+        self._out = out or sys.stdout
 
     def __call__(self, event):
         if not event.finished:

@@ -6,17 +6,19 @@ isolated network; tests drive the real CLI in subprocesses, as a user would. Eve
 is removed at the end, and whatever a test left is reported as a failure.
 """
 
-import ipaddress
 import json
 import os
 import pathlib
 import secrets
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
 
 import pytest
+
+from tests import netutil
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 GUEST_IMAGE_DIR = pathlib.Path(os.environ.get('PROVISIONER_TEST_GUEST_IMAGE',
@@ -33,23 +35,6 @@ def _libvirt_connection():
         return libvirt.open('qemu:///system')
     except libvirt.libvirtError as exc:
         pytest.skip('libvirtd is not reachable at qemu:///system: %s' % exc)
-
-
-def _free_cidr():
-    """A /24 in 10.252.0.0/16 that no interface or route of this machine uses."""
-    routes = subprocess.run(['ip', '-4', 'route', 'show', 'table', 'all'],
-                            capture_output=True, text=True).stdout
-    taken = set()
-    for word in routes.split():
-        try:
-            taken.add(ipaddress.ip_network(word, strict=False))
-        except ValueError:
-            pass
-    for third in range(secrets.randbelow(200), 256):
-        candidate = ipaddress.ip_network('10.252.%d.0/24' % third)
-        if not any(candidate.overlaps(net) for net in taken if net.prefixlen >= 8):
-            return str(candidate)
-    raise RuntimeError('no free 10.252.x.0/24 for a test network')
 
 
 class Cloud:
@@ -123,11 +108,12 @@ class Cloud:
                               instance['addresses'] if addr['mac'] in xml]
         finally:
             conn.close()
-        now = self.show(instance['id'])
-        found += ['IP %s' % a['ip'] for a in now['addresses']]
-        found += ['volume row %s' % v['id'] for v in now['volumes']]
-        hosts = json.loads(self.cli('host', 'list', '--format', 'json').stdout)
-        found += ['claim on %s' % h['name'] for h in hosts if h['vcpus_used']]
+        with sqlite3.connect(self.state_path / 'provisioner.sqlite') as db:
+            for table, what in (('ports', 'ip'), ('volumes', 'id'),
+                                ('allocations', 'host_id')):
+                found += ['%s row %s' % (table, value) for (value,) in db.execute(
+                    'SELECT %s FROM %s WHERE instance_id = ?' % (what, table),
+                    (instance['id'],))]
         return found
 
     def destroy_everything(self):
@@ -169,7 +155,7 @@ def cloud(guest_image):
     _libvirt_connection().close()
     root = pathlib.Path('/var/lib') / ('provisioner-test-%s' % secrets.token_hex(4))
     root.mkdir(mode=0o755)
-    cloud = Cloud(root, _free_cidr())
+    cloud = Cloud(root, netutil.free_cidr())
     try:
         cloud.cli('bootstrap', '--username', 'admin', '--password', 'func-secret',
                   '--project', 'admin')

@@ -1,0 +1,53 @@
+"""What the benchmarks share: a private all-in-one deployment and timing helpers."""
+
+import contextlib
+import os
+import pathlib
+import secrets
+import shutil
+import statistics
+import tempfile
+import warnings
+
+warnings.filterwarnings('ignore', message='(?s).*eventlet')
+
+from provisioner.compute import api as compute_api  # noqa: E402
+from provisioner.compute import instances  # noqa: E402
+from provisioner.conf import CONF  # noqa: E402
+from provisioner.db import api as db_api  # noqa: E402
+from provisioner.db import migration  # noqa: E402
+from provisioner.engine import persistence  # noqa: E402
+from provisioner.identity import service as identity  # noqa: E402
+from provisioner import virt  # noqa: E402
+
+
+def summary(samples_ms):
+    samples = sorted(samples_ms)
+    p90 = samples[min(len(samples) - 1, int(round(0.9 * (len(samples) - 1))))]
+    return 'median %.1f ms, p90 %.1f ms, min %.1f ms (n=%d)' % (
+        statistics.median(samples), p90, samples[0], len(samples))
+
+
+@contextlib.contextmanager
+def deployment(connection_uri, root=None):
+    """CONF, database and admin context of a throwaway all-in-one deployment."""
+    root = pathlib.Path(root or tempfile.mkdtemp(prefix='provisioner-bench-'))
+    root.mkdir(parents=True, exist_ok=True)
+    CONF([], project='provisioner', default_config_files=[])
+    CONF.set_override('state_path', str(root / 'state'))
+    CONF.set_override('host', 'bench-host')
+    CONF.set_override('connection_uri', connection_uri, 'libvirt')
+    CONF.set_override('resource_prefix', 'pb%s' % secrets.token_hex(3), 'libvirt')
+    os.makedirs(CONF.state_path, mode=0o755, exist_ok=True)
+    migration.db_sync()
+    identity.bootstrap('admin', 'bench', 'admin')
+    context = identity.validate(identity.authenticate('admin', 'bench', 'admin'))
+    try:
+        yield root, compute_api.ComputeAPI(context)
+    finally:
+        db_api.dispose()
+        persistence.reset()
+        virt.reset_driver()
+        instances.build_request.cache_clear()
+        CONF.reset()
+        shutil.rmtree(root, ignore_errors=True)

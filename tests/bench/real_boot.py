@@ -1,0 +1,132 @@
+"""Wall time of a real boot, start to the guest's 'ready' line, against a plain script.
+
+Both do the same work on the same libvirtd -- root overlay, a 1 GiB volume, a config
+drive, a DHCP host entry, define, start -- and both stop the clock when the guest
+prints PROVISIONER-GUEST: ready on its serial console. provisioner is measured
+in-process (the engine's cost) and through its CLI (what a user waits for, Python
+start-up and authentication included).
+"""
+
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+
+import libvirt
+
+from provisioner.catalog import flavors
+from provisioner.catalog import images
+from provisioner.catalog import networks
+from provisioner import virt
+from tests.bench import common
+from tests import netutil
+
+RUNS = 3
+REPO = pathlib.Path(__file__).resolve().parents[2]
+GUEST = REPO / 'build' / 'guest-image'
+READY = 'PROVISIONER-GUEST: ready'
+
+
+def _wait_ready(path, timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if READY in pathlib.Path(path).read_text(errors='replace'):
+                return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError('guest never became ready; see %s' % path)
+
+
+def _provisioner_in_process(api, name):
+    start = time.perf_counter()
+    instance_id = api.create_instance(name, 'tiny', 'guest', ['net1'], [1], b'bench')
+    info = api.run_boot(instance_id)
+    _wait_ready(info['console_log'])
+    elapsed = time.perf_counter() - start
+    api.delete(instance_id)
+    return elapsed
+
+
+def _provisioner_cli(api, root, name):
+    config = root / 'bench.conf'
+    config.write_text('[DEFAULT]\nstate_path = %s\nhost = bench-host\n[libvirt]\n'
+                      'resource_prefix = %s\n' % (common.CONF.state_path,
+                                                  common.CONF.libvirt.resource_prefix))
+    env = dict(os.environ, OS_USERNAME='admin', OS_PASSWORD='bench',
+               OS_PROJECT_NAME='admin', PYTHONWARNINGS='ignore')
+    start = time.perf_counter()
+    subprocess.run([sys.executable, '-m', 'provisioner.cmd.cli', '--config-file',
+                    str(config), 'boot', name, '--flavor', 'tiny', '--image', 'guest',
+                    '--network', 'net1', '--volume-size', '1', '--format', 'json'],
+                   check=True, env=env, capture_output=True, cwd=REPO)
+    info = api.show(name)
+    _wait_ready(info['console_log'])
+    elapsed = time.perf_counter() - start
+    api.delete(info['id'])
+    return elapsed
+
+
+def _plain_script(root, network, index):
+    workdir = root / ('plain-%d' % index)
+    domain_uuid = str(uuid.uuid4())
+    mac, ip = '52:54:00:be:00:%02x' % index, None
+    net = networks.show('net1')
+    ip = net['dhcp_end'].rsplit('.', 1)[0] + '.%d' % (200 + index)
+    start = time.perf_counter()
+    subprocess.run(['bash', str(REPO / 'tests' / 'bench' / 'plain_boot.sh'), str(workdir),
+                    str(GUEST / 'vmlinuz'), str(GUEST / 'initramfs.img'), network, mac, ip,
+                    domain_uuid], check=True)
+    elapsed = time.perf_counter() - start
+    conn = libvirt.open('qemu:///system')
+    try:
+        dom = conn.lookupByUUIDString(domain_uuid)
+        dom.destroy()
+        dom.undefine()
+        conn.networkLookupByName(network).update(
+            libvirt.VIR_NETWORK_UPDATE_COMMAND_DELETE,
+            libvirt.VIR_NETWORK_SECTION_IP_DHCP_HOST, -1,
+            "<host mac='%s' ip='%s'/>" % (mac, ip),
+            libvirt.VIR_NETWORK_UPDATE_AFFECT_LIVE | libvirt.VIR_NETWORK_UPDATE_AFFECT_CONFIG)
+    finally:
+        conn.close()
+    return elapsed
+
+
+def run():
+    if not (GUEST / 'vmlinuz').exists():
+        subprocess.run([sys.executable, str(REPO / 'tools' / 'build-guest-image'),
+                        '--output', str(GUEST)], check=True)
+    root = pathlib.Path('/var/lib') / ('provisioner-bench-%s' % uuid.uuid4().hex[:8])
+    with common.deployment('qemu:///system', root) as (root, api):
+        os.chmod(root, 0o755)
+        flavors.create('tiny', 1, 128, 1)
+        images.create('guest', kernel=str(GUEST / 'vmlinuz'),
+                      ramdisk=str(GUEST / 'initramfs.img'))
+        driver = virt.get_driver()
+        net = networks.create(driver, 'net1', netutil.free_cidr(253))
+        network_name = driver.network_name(net)
+        try:
+            _provisioner_in_process(api, 'warmup')  # probes virt_type, fills the cache
+            script, inproc, cli = [], [], []
+            for i in range(RUNS):
+                script.append(_plain_script(root, network_name, i))
+                inproc.append(_provisioner_in_process(api, 'inproc-%d' % i))
+                cli.append(_provisioner_cli(api, root, 'cli-%d' % i))
+        finally:
+            networks.delete(driver, 'net1')
+    results = {name: statistics.median(values) for name, values in
+               (('script', script), ('in-process', inproc), ('cli', cli))}
+    for name in ('script', 'in-process', 'cli'):
+        print('real boot to guest ready, %-10s median %.2f s  (%s)'
+              % (name, results[name], ', '.join('%.2f' % v for v in
+                                               {'script': script, 'in-process': inproc,
+                                                'cli': cli}[name])))
+    print('ratio provisioner/script: in-process %.3f, CLI %.3f (target < 1.15)'
+          % (results['in-process'] / results['script'], results['cli'] / results['script']))
+    return json.dumps(results)

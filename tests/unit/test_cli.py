@@ -1,0 +1,154 @@
+"""The CLI contract: exit codes, one-line errors, JSON output, nothing made on bad input."""
+
+import json
+import os
+
+import pytest
+
+from provisioner.cmd import cli
+from provisioner.db import api as db_api
+from provisioner.db import models
+
+
+@pytest.fixture
+def run(tmp_path, conf, monkeypatch, capsys):
+    node = tmp_path / 'node.xml'
+    node.write_text('<node/>')
+    config = tmp_path / 'provisioner.conf'
+    config.write_text('[DEFAULT]\nstate_path = %s\nhost = cli-host\n[libvirt]\n'
+                      'connection_uri = test://%s\nvirt_type = qemu\n'
+                      % (conf.state_path, node))
+    monkeypatch.setenv('OS_USERNAME', 'admin')
+    monkeypatch.setenv('OS_PASSWORD', 'pw')
+    monkeypatch.setenv('OS_PROJECT_NAME', 'admin')
+
+    def invoke(*args):
+        code = cli.main(['--config-file', str(config)] + [str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    assert invoke('bootstrap', '--username', 'admin', '--password', 'pw',
+                  '--project', 'admin')[0] == 0
+    return invoke
+
+
+@pytest.fixture
+def catalog(run, tmp_path):
+    kernel = tmp_path / 'vmlinuz'
+    kernel.write_bytes(b'kernel')
+    assert run('flavor', 'create', 'tiny', '--vcpus', 1, '--ram', 128, '--disk', 1)[0] == 0
+    assert run('image', 'create', 'guest', '--kernel', kernel)[0] == 0
+    assert run('network', 'create', 'net1', '--cidr', '10.88.0.0/24')[0] == 0
+    return {'kernel': kernel}
+
+
+def _instance_count():
+    with db_api.transaction() as session:
+        return session.query(models.Instance).count()
+
+
+def test_help_teaches_the_commands(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(['--help'])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for word in ('boot', 'resume', 'rollback', 'OS_USERNAME', 'quick start'):
+        assert word in out
+
+
+def test_boot_prints_the_steps_the_ip_and_the_console_log(run, catalog):
+    code, out, err = run('boot', 'vm1', '--flavor', 'tiny', '--image', 'guest',
+                         '--network', 'net1', '--volume-size', 1)
+    assert code == 0, err
+    assert 'define-domain' in out and 'ok' in out
+    assert 'IP address: 10.88.0.2 (network net1' in out
+    assert 'console.log' in out
+    code, out, _ = run('show', 'vm1', '--format', 'json')
+    shown = json.loads(out)
+    for key in ('id', 'name', 'vm_state', 'task_state', 'power_state', 'host',
+                'addresses', 'volumes', 'fault'):
+        assert key in shown
+    assert shown['addresses'] == [{'network': 'net1', 'ip': '10.88.0.2',
+                                   'mac': shown['addresses'][0]['mac']}]
+    code, out, _ = run('list', '--format', 'json')
+    assert [i['name'] for i in json.loads(out)] == ['vm1']
+
+
+@pytest.mark.parametrize('args,code,message', [
+    (['--flavor', 'nope'], 3, 'Error: Flavor nope not found.'),
+    (['--image', 'nope'], 3, 'Error: Image nope not found.'),
+    (['--network', 'nope'], 3, 'Error: Network nope not found.'),
+    (['--name', ''], 2, 'instance name must not be empty'),
+    (['--name', 'x' * 64], 2, 'the limit is 63'),
+    (['--name', '<name>'], 2, 'may contain only'),
+    (['--volume-size', '-1'], 2, 'at least 1'),
+])
+def test_bad_boot_requests_fail_cleanly_and_create_nothing(run, catalog, args, code,
+                                                           message):
+    request = {'--name': 'vm1', '--flavor': 'tiny', '--image': 'guest',
+               '--network': 'net1'}
+    request.update(dict(zip(args[::2], args[1::2])))
+    argv = ['boot', request.pop('--name')]
+    for flag, value in request.items():
+        argv += [flag, value]
+    result, out, err = run(*argv)
+    assert result == code
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert _instance_count() == 0
+
+
+def test_oversized_user_data_is_refused(run, catalog, tmp_path):
+    big = tmp_path / 'big'
+    big.write_bytes(b'x' * (64 * 1024 + 1))
+    code, _, err = run('boot', 'vm1', '--flavor', 'tiny', '--image', 'guest',
+                       '--network', 'net1', '--user-data', big)
+    assert code == 2 and 'the limit is 65536' in err
+    assert _instance_count() == 0
+
+
+def test_image_changed_after_registration_fails_in_fetch_and_rolls_back(run, catalog):
+    catalog['kernel'].write_bytes(b'tampered kernel')
+    code, out, err = run('boot', 'vm1', '--flavor', 'tiny', '--image', 'guest',
+                         '--network', 'net1', '--volume-size', 1)
+    assert code == 1
+    assert 'failed and was rolled back' in err and 'fetch-image' in err
+    shown = json.loads(run('show', 'vm1', '--format', 'json')[1])
+    assert shown['vm_state'] == 'error' and 'sha256' in shown['fault']
+    assert shown['addresses'] == [] and shown['volumes'] == []
+
+
+@pytest.mark.parametrize('env,code,message', [
+    ({'OS_PASSWORD': 'wrong'}, 5, 'wrong user name, password or project'),
+    ({'OS_USERNAME': None}, 5, 'missing credentials: --os-username / OS_USERNAME'),
+])
+def test_authentication_errors(run, monkeypatch, env, code, message):
+    for key, value in env.items():
+        if value is None:
+            monkeypatch.delenv(key)
+        else:
+            monkeypatch.setenv(key, value)
+    result, _, err = run('list')
+    assert result == code and message in err
+
+
+def test_unreachable_libvirtd_is_a_clear_error_and_creates_nothing(run, catalog, conf,
+                                                                  tmp_path):
+    config = tmp_path / 'down.conf'
+    config.write_text('[DEFAULT]\nstate_path = %s\n[libvirt]\nconnection_uri = '
+                      'qemu+unix:///system?socket=%s\n'
+                      % (conf.state_path, tmp_path / 'no-such-socket'))
+    code = cli.main(['--config-file', str(config), 'boot', 'vm1', '--flavor', 'tiny',
+                     '--image', 'guest', '--network', 'net1'])
+    assert code != 0
+    assert _instance_count() == 0
+
+
+def test_missing_config_file_is_a_clear_error(capsys, tmp_path):
+    code = cli.main(['--config-file', str(tmp_path / 'missing.conf'), 'list'])
+    assert code == 2
+    assert 'missing.conf' in capsys.readouterr().err
+
+
+def test_state_files_are_private(run, conf):
+    mode = os.stat(os.path.join(conf.state_path, 'provisioner.sqlite')).st_mode & 0o777
+    assert mode == 0o600
