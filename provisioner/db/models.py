@@ -156,12 +156,13 @@ class InstanceEvent(Base):
 class Port(TimestampMixin, Base):
     __tablename__ = 'ports'
     __table_args__ = (sa.UniqueConstraint('network_id', 'ip'),
+                      sa.UniqueConstraint('network_id', 'mac'),
                       sa.UniqueConstraint('instance_id', 'network_id'))
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     instance_id: orm.Mapped[str] = orm.mapped_column(
         sa.ForeignKey('instances.id'), index=True)
     network_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('networks.id'))
-    mac: orm.Mapped[str] = orm.mapped_column(sa.String(17), unique=True)
+    mac: orm.Mapped[str] = orm.mapped_column(sa.String(17))
     ip: orm.Mapped[str] = orm.mapped_column(sa.String(39))
 
 

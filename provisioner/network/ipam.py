@@ -1,7 +1,6 @@
 """IPAM: fixed IPs and MACs for an instance's ports, one port per requested network."""
 
 import ipaddress
-import secrets
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
@@ -23,9 +22,16 @@ def _port_dict(port, net):
     return {'id': port.id, 'network': network_dict(net), 'mac': port.mac, 'ip': port.ip}
 
 
-def _random_mac():
-    # fa:16:3e is the locally administered prefix OpenStack uses for guest NICs.
-    return 'fa:16:3e:%02x:%02x:%02x' % tuple(secrets.token_bytes(3))
+def mac_for(ip):
+    """The port MAC for a fixed IP: fa:16:3e (OpenStack's prefix) + its last 3 octets.
+
+    dnsmasq keeps a released address leased to its old MAC for the lease time and
+    will not hand it to another MAC, even one pinned to it by a host entry: the new
+    guest would get some other address. With the MAC derived from the IP, a reused IP
+    comes with the same MAC, and dnsmasq simply renews the lease. Unique per network
+    (any network is /8 or smaller).
+    """
+    return 'fa:16:3e:%02x:%02x:%02x' % tuple(ipaddress.IPv4Address(ip).packed[1:])
 
 
 def _free_ip(session, net):
@@ -55,14 +61,14 @@ def _allocate_one(instance_id, network_id, port_id):
                 ).scalar()
                 if existing is not None:  # a re-run adopts what the first run made
                     return _port_dict(existing, net)
+                ip = _free_ip(session, net)
                 port = models.Port(id=port_id, instance_id=instance_id,
-                                   network_id=network_id, mac=_random_mac(),
-                                   ip=_free_ip(session, net))
+                                   network_id=network_id, mac=mac_for(ip), ip=ip)
                 session.add(port)
                 session.flush()
                 return _port_dict(port, net)
         except sa_exc.IntegrityError:
-            continue  # another boot took that IP (or MAC) first: pick again
+            continue  # another boot took that IP first: pick again
     raise exception.Conflict(reason='Could not allocate a port on network %s after '
                                     '%d attempts.' % (network_id, _MAX_RACES))
 

@@ -207,7 +207,7 @@ def upgrade():
         ),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("instance_id", "network_id"),
-        sa.UniqueConstraint("mac"),
+        sa.UniqueConstraint("network_id", "mac"),
         sa.UniqueConstraint("network_id", "ip"),
     )
     with op.batch_alter_table("ports", schema=None) as batch_op:
