@@ -3,7 +3,9 @@
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
+from provisioner.compute import states
 from provisioner.db import api as db_api
+from provisioner.db import models
 from provisioner import exception
 
 
@@ -53,3 +55,13 @@ def delete(model, name_or_id, kind, in_use=None):
                                                 % (kind, row.name, users))
         session.delete(row)
         return to_dict(row)
+
+
+def instances_using(column):
+    """An in_use check for delete(): names of live instances whose column is the row."""
+
+    def in_use(session, row):
+        return ', '.join(session.execute(sa.select(models.Instance.name).where(
+            column == row.id, models.Instance.vm_state != states.DELETED)).scalars())
+
+    return in_use

@@ -2,10 +2,7 @@
 
 import uuid
 
-import sqlalchemy as sa
-
 from provisioner.catalog import common
-from provisioner.compute import states
 from provisioner.db import models
 from provisioner import validation
 
@@ -21,13 +18,6 @@ def create(name, vcpus, ram_mib, disk_gib):
                                            ram_mib=ram_mib, disk_gib=disk_gib), KIND)
 
 
-def _in_use(session, flavor):
-    names = session.execute(sa.select(models.Instance.name).where(
-        models.Instance.flavor_id == flavor.id,
-        models.Instance.vm_state != states.DELETED)).scalars().all()
-    return ', '.join(names)
-
-
 def list_all():
     return common.list_all(models.Flavor)
 
@@ -37,4 +27,5 @@ def show(name_or_id):
 
 
 def delete(name_or_id):
-    return common.delete(models.Flavor, name_or_id, KIND, _in_use)
+    return common.delete(models.Flavor, name_or_id, KIND,
+                         common.instances_using(models.Instance.flavor_id))

@@ -5,29 +5,17 @@ its cache and verifies the checksum there, so a file changed after registration 
 refused at boot.
 """
 
-import hashlib
 import os
 import uuid
 
-import sqlalchemy as sa
-
 from provisioner.catalog import common
-from provisioner.compute import states
 from provisioner.db import models
+from provisioner.image import cache as image_cache
 from provisioner import exception
 from provisioner import validation
 
 KIND = 'Image'
 _QCOW2_MAGIC = b'QFI\xfb'
-_CHUNK = 1024 * 1024
-
-
-def _sha256(path):
-    digest = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(_CHUNK), b''):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def detect_format(path):
@@ -51,7 +39,7 @@ def create(name, file=None, kernel=None, ramdisk=None, disk_format=None, cmdline
             continue
         path = validation.readable_file(path, '--%s' % ('file' if kind == 'disk' else kind))
         setattr(row, '%s_path' % kind, path)
-        setattr(row, '%s_sha256' % kind, _sha256(path))
+        setattr(row, '%s_sha256' % kind, image_cache.file_sha256(path))
         row.size_bytes += os.path.getsize(path)
     if file:
         detected = detect_format(row.disk_path)
@@ -60,13 +48,6 @@ def create(name, file=None, kernel=None, ramdisk=None, disk_format=None, cmdline
                                            'which is %s' % (disk_format, detected))
         row.disk_format = detected
     return common.add_unique(row, KIND)
-
-
-def _in_use(session, image):
-    names = session.execute(sa.select(models.Instance.name).where(
-        models.Instance.image_id == image.id,
-        models.Instance.vm_state != states.DELETED)).scalars().all()
-    return ', '.join(names)
 
 
 def list_all():
@@ -78,4 +59,5 @@ def show(name_or_id):
 
 
 def delete(name_or_id):
-    return common.delete(models.Image, name_or_id, KIND, _in_use)
+    return common.delete(models.Image, name_or_id, KIND,
+                         common.instances_using(models.Instance.image_id))

@@ -86,15 +86,13 @@ class ComputeAPI:
         info['addresses'] = [{'network': p['network']['name'], 'ip': p['ip'],
                               'mac': p['mac']} for p in ipam.ports_for(instance_id)]
         info['volumes'] = volumes.for_instance(instance_id)
-        info['console_log'] = self.console_log_path(instance_id)
+        # The driver only computes the path here; it does not connect to libvirt.
+        info['console_log'] = virt.get_driver().console_log_path(instance_id)
         info['events'] = instances.events(instance_id)
         return info
 
-    def console_log_path(self, instance_id):
-        return os.path.join(CONF.state_path, 'instances', instance_id, 'console.log')
-
     def console(self, name_or_id):
-        path = self.console_log_path(self._instance_id(name_or_id))
+        path = virt.get_driver().console_log_path(self._instance_id(name_or_id))
         if not os.path.exists(path):
             raise exception.NotFound(kind='Console log of instance', name=name_or_id)
         return path

@@ -40,7 +40,7 @@ class ImageCache:
             return cached
         if os.path.exists(cached):
             # Cached without a marker (crash, old cache): check it rather than trust it.
-            if _sha256_of(cached) == sha256:
+            if file_sha256(cached) == sha256:
                 self._mark_verified(cached, sha256)
                 return cached
             os.unlink(cached)
@@ -99,7 +99,8 @@ class ImageCache:
                 os.unlink(tmp)
 
 
-def _sha256_of(path):
+def file_sha256(path):
+    """Hex sha256 of a file, read in chunks."""
     digest = hashlib.sha256()
     with open(path, 'rb') as f:
         for chunk in iter(lambda: f.read(_CHUNK), b''):

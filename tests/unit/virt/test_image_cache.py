@@ -37,7 +37,7 @@ def test_fetch_copies_and_verifies(cache, source):
 def test_second_fetch_trusts_the_marker(cache, source, monkeypatch):
     cache.fetch('img', str(source), SHA)
     os.unlink(source)  # neither the source nor a rehash is needed any more
-    monkeypatch.setattr(image_cache, '_sha256_of', lambda path: pytest.fail('rehash'))
+    monkeypatch.setattr(image_cache, 'file_sha256', lambda path: pytest.fail('rehash'))
     assert cache.fetch('img', str(source), SHA.upper()) == cache.path_for(SHA)
 
 
