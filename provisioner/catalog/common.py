@@ -65,3 +65,19 @@ def instances_using(column):
             column == row.id, models.Instance.vm_state != states.DELETED)).scalars())
 
     return in_use
+
+
+class Catalog:
+    """list/show/delete of one catalog resource; a module exposes its bound methods."""
+
+    def __init__(self, model, kind, in_use=None):
+        self.model, self.kind, self.in_use = model, kind, in_use
+
+    def list_all(self):
+        return list_all(self.model)
+
+    def show(self, name_or_id):
+        return show(self.model, name_or_id, self.kind)
+
+    def delete(self, name_or_id):
+        return delete(self.model, name_or_id, self.kind, self.in_use)

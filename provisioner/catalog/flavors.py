@@ -18,14 +18,8 @@ def create(name, vcpus, ram_mib, disk_gib):
                                            ram_mib=ram_mib, disk_gib=disk_gib), KIND)
 
 
-def list_all():
-    return common.list_all(models.Flavor)
-
-
-def show(name_or_id):
-    return common.show(models.Flavor, name_or_id, KIND)
-
-
-def delete(name_or_id):
-    return common.delete(models.Flavor, name_or_id, KIND,
-                         common.instances_using(models.Instance.flavor_id))
+_catalog = common.Catalog(models.Flavor, KIND,
+                          common.instances_using(models.Instance.flavor_id))
+list_all = _catalog.list_all
+show = _catalog.show
+delete = _catalog.delete

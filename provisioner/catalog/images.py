@@ -50,14 +50,8 @@ def create(name, file=None, kernel=None, ramdisk=None, disk_format=None, cmdline
     return common.add_unique(row, KIND)
 
 
-def list_all():
-    return common.list_all(models.Image)
-
-
-def show(name_or_id):
-    return common.show(models.Image, name_or_id, KIND)
-
-
-def delete(name_or_id):
-    return common.delete(models.Image, name_or_id, KIND,
-                         common.instances_using(models.Instance.image_id))
+_catalog = common.Catalog(models.Image, KIND,
+                          common.instances_using(models.Instance.image_id))
+list_all = _catalog.list_all
+show = _catalog.show
+delete = _catalog.delete
