@@ -56,11 +56,19 @@ class Cloud:
             if key.startswith('OS_FAULT_INJECTION__'):
                 del self.env[key]
 
+    def _command(self, args):
+        return [sys.executable, '-m', 'provisioner.cmd.cli',
+                '--config-file', str(self.config_file)] + [str(a) for a in args]
+
+    def popen(self, *args):
+        """The CLI running in the background, its output readable line by line."""
+        return subprocess.Popen(self._command(args), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env, cwd=REPO)
+
     def cli(self, *args, env=None, check=True, timeout=300):
-        cmd = [sys.executable, '-m', 'provisioner.cmd.cli',
-               '--config-file', str(self.config_file)] + [str(a) for a in args]
-        result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                                env=dict(self.env, **(env or {})), cwd=REPO)
+        result = subprocess.run(self._command(args), capture_output=True, text=True,
+                                timeout=timeout, env=dict(self.env, **(env or {})),
+                                cwd=REPO)
         if check and result.returncode != 0:
             raise AssertionError('%s failed (%d):\n%s\n%s' % (' '.join(args),
                                  result.returncode, result.stdout, result.stderr))

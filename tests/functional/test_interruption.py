@@ -69,3 +69,20 @@ def test_resume_refuses_a_boot_that_is_still_running_elsewhere(cloud, booted):
     assert result.returncode != 0
     assert ('being worked on by process' in result.stderr
             or 'only an interrupted boot' in result.stderr)
+
+
+def test_ctrl_c_during_boot_says_how_to_continue_and_resume_works(cloud, booted):
+    booted.append('ctrl-c')
+    proc = cloud.popen('boot', 'ctrl-c', '--flavor', 'tiny', '--image', 'guest',
+                       '--network', 'net1', '--volume-size', 1)
+    for line in proc.stdout:  # interrupt once the preparation steps are under way
+        if 'claim-resources' in line:
+            proc.send_signal(signal.SIGINT)
+            break
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert 'provisioner resume' in err and 'provisioner rollback' in err
+    cloud.cli('resume', 'ctrl-c')
+    instance = cloud.show('ctrl-c')
+    assert instance['vm_state'] == 'active'
+    assert cloud.wait_for_console(instance)['ip'] == instance['addresses'][0]['ip']
