@@ -136,7 +136,7 @@ class ComputeAPI:
         volume_sizes = list(volume_sizes)
         # Asking the hypervisor first means "libvirtd is down" creates nothing.
         hosts.report_capacity(CONF.host, virt.get_driver().capacity())
-        instance_id = str(uuid.uuid4())
+        instance_id, flow_uuid = str(uuid.uuid4()), str(uuid.uuid4())
         with db_api.transaction() as session:
             flavor_row, image_row, network_ids = self._validate_boot(
                 session, name, flavor, image, networks, volume_sizes, user_data)
@@ -145,9 +145,9 @@ class ComputeAPI:
                 user_id=self.context.user_id, flavor_id=flavor_row.id,
                 image_id=image_row.id, user_data=user_data,
                 request_spec={'network_ids': network_ids, 'volume_sizes': volume_sizes},
-                vm_state=states.BUILDING, task_state=None, power_state=states.NOSTATE))
-        flow_uuid = runner.prepare_boot(instance_id)
-        instances.update(instance_id, flow_uuid=flow_uuid)
+                vm_state=states.BUILDING, task_state=None, power_state=states.NOSTATE,
+                flow_uuid=flow_uuid))
+        runner.prepare_boot(instance_id, flow_uuid)
         return instance_id
 
     def run_boot(self, instance_id, progress=None, rollback=False):

@@ -165,10 +165,10 @@ def upgrade():
         conn.upgrade()
 
 
-def create_flow_detail(book_name, flow_name, book_uuid):
+def create_flow_detail(book_name, flow_name, book_uuid, flow_uuid=None):
     """A new logbook (one per instance) holding one new flow detail; returns it."""
     book = tf_models.LogBook(book_name, uuid=book_uuid)
-    flow_detail = tf_models.FlowDetail(flow_name, uuid=str(uuid.uuid4()))
+    flow_detail = tf_models.FlowDetail(flow_name, uuid=flow_uuid or str(uuid.uuid4()))
     book.add(flow_detail)
     with contextlib.closing(get_backend().get_connection()) as conn:
         conn.save_logbook(book)
@@ -176,8 +176,12 @@ def create_flow_detail(book_name, flow_name, book_uuid):
 
 
 def get_flow_detail(flow_uuid):
+    """The flow detail with its atoms; None when it was never saved."""
     with contextlib.closing(get_backend().get_connection()) as conn:
-        return conn.get_flow_details(flow_uuid)
+        try:
+            return conn.get_flow_details(flow_uuid)
+        except tf_exc.NotFound:
+            return None
 
 
 def destroy_logbook(book_uuid):

@@ -31,13 +31,18 @@ class RollbackRequested(exception.ProvisionerError):
     msg_fmt = 'Boot rolled back at the user\'s request.'
 
 
-def prepare_boot(instance_id):
-    """Persist a new, not yet started boot flow for the instance; return its uuid."""
+def prepare_boot(instance_id, flow_uuid):
+    """Persist the instance's boot flow, not yet started, under a uuid chosen earlier.
+
+    The instance row records flow_uuid first, so a process killed between the two
+    writes leaves a row whose flow run_boot creates on its next attempt.
+    """
     flow_detail = persistence.create_flow_detail(
-        'instance-%s' % instance_id, constants.BOOT_FLOW, book_uuid=instance_id)
+        'instance-%s' % instance_id, constants.BOOT_FLOW, book_uuid=instance_id,
+        flow_uuid=flow_uuid)
     engines.save_factory_details(flow_detail, boot.create_flow, [], {},
                                  backend=persistence.get_backend())
-    return flow_detail.uuid
+    return flow_detail
 
 
 _executor = None
@@ -67,7 +72,9 @@ def _load_engine(flow_detail, instance_id):
 
 
 def boot_flow_state(flow_uuid):
-    return persistence.get_flow_detail(flow_uuid).state
+    """The boot flow's state; PENDING when its flow detail was never saved."""
+    flow_detail = persistence.get_flow_detail(flow_uuid)
+    return flow_detail.state if flow_detail is not None else tf_states.PENDING
 
 
 def _request_rollback(engine):
@@ -81,7 +88,8 @@ def _request_rollback(engine):
 def run_boot(instance_id, flow_uuid, progress=None, rollback=False):
     """Run (or resume, or roll back) the boot flow; return the flow's final state."""
     with locks.instance_lock(instance_id):
-        flow_detail = persistence.get_flow_detail(flow_uuid)
+        flow_detail = (persistence.get_flow_detail(flow_uuid)
+                       or prepare_boot(instance_id, flow_uuid))
         engine = _load_engine(flow_detail, instance_id)
         engine.compile()
         engine.prepare()

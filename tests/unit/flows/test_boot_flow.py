@@ -170,3 +170,11 @@ def test_no_host_with_room_ends_in_error_with_the_reason(api, hypervisor):
     assert 'No valid host was found' in info['fault']
     assert 'RamFilter removed 1' in info['fault']
     assert leftovers(hypervisor, api, instance_id) == []
+
+
+def test_boot_whose_flow_was_never_saved_still_resumes(api, hypervisor):
+    """A CLI killed between recording the instance and saving its flow."""
+    instance_id = boot_request(api)
+    persistence.destroy_logbook(instance_id)
+    assert runner.boot_flow_state(_flow_uuid(instance_id)) == tf_states.PENDING
+    assert api.resume(instance_id)['vm_state'] == states.ACTIVE
