@@ -87,31 +87,15 @@ def set_error(instance_id, fault):
 
 _EVENT = models.InstanceEvent.__table__
 _INSERT_EVENT = sa.insert(_EVENT)
-_FINISH_EVENT = (sa.update(_EVENT).where(_EVENT.c.id == sa.bindparam('event_id'))
-                 .values(finished_at=sa.bindparam('finished_at'),
-                         result=sa.bindparam('result'), message=sa.bindparam('message')))
 
 
-def record_event_start(instance_id, name, host):
-    """Open an event for a step that starts; return its id for record_event_finish."""
+def record_event(instance_id, name, host, started_at, result, message=None):
+    """Record one finished step (or one interrupted by a crash) as an instance event."""
     with db_api.connection() as conn:
-        result = conn.execute(_INSERT_EVENT, {'instance_id': instance_id, 'name': name,
-                                              'host': host, 'started_at': now()})
-        return result.inserted_primary_key[0]
-
-
-def record_event_finish(event_id, result, message=None):
-    with db_api.connection() as conn:
-        conn.execute(_FINISH_EVENT, {'event_id': event_id, 'finished_at': now(),
-                                     'result': result, 'message': message})
-
-
-def close_interrupted_events(instance_id):
-    """Close the events of steps whose process died while they ran."""
-    with db_api.connection() as conn:
-        conn.execute(sa.update(_EVENT).where(_EVENT.c.instance_id == instance_id,
-                                             _EVENT.c.finished_at.is_(None))
-                     .values(finished_at=now(), result='Interrupted'))
+        conn.execute(_INSERT_EVENT, {'instance_id': instance_id, 'name': name,
+                                     'host': host, 'started_at': started_at,
+                                     'finished_at': now(), 'result': result,
+                                     'message': message})
 
 
 def events(instance_id):

@@ -33,6 +33,9 @@ class StepEvent:
 class EventRecorder(listener_base.Listener):
     """Write an instance event (name, start, finish, result, host) per step.
 
+    One write per step, when it ends: the start is kept in memory. A step that was
+    running when its process died is recorded as 'Interrupted' by the runner, from
+    TaskFlow's own atom states, when the flow is resumed.
     ``progress`` (optional) is called with a StepEvent at each start and end, so the
     CLI shows steps live without polling the database.
     """
@@ -42,15 +45,13 @@ class EventRecorder(listener_base.Listener):
                          flow_listen_for=(), retry_listen_for=())
         self._instance_id = instance_id
         self._progress = progress
-        self._open = {}  # event name -> (event id, monotonic start)
+        self._open = {}  # event name -> (wall clock start, monotonic start)
 
     def _task_receiver(self, state, details):
         name = details['task_name']
         if state in _START:
             event_name = name + _START[state]
-            event_id = instances.record_event_start(self._instance_id, event_name,
-                                                    CONF.host)
-            self._open[event_name] = (event_id, time.monotonic())
+            self._open[event_name] = (instances.now(), time.monotonic())
             self._report(StepEvent(event_name, finished=False))
             return
         suffix, result = _END[state]
@@ -59,14 +60,13 @@ class EventRecorder(listener_base.Listener):
         failure = details.get('result')
         if result == 'Error' and failure is not None:
             message = failure.exception_str
-        opened = self._open.pop(event_name, None)
-        if opened is None:  # started before a crash: close_interrupted_events saw to it
-            return
-        event_id, began = opened
-        instances.record_event_finish(event_id, result, message)
-        duration = time.monotonic() - began
-        LOG.info('Instance %s: step %s %s in %.2fs', self._instance_id, event_name,
-                 result.lower(), duration)
+        # A step resumed from RUNNING gets no RUNNING notification (TaskFlow sees no
+        # transition): its start is unknown, so it is recorded as starting now.
+        started_at, began = self._open.pop(event_name, (instances.now(), None))
+        instances.record_event(self._instance_id, event_name, CONF.host, started_at,
+                               result, message)
+        duration = time.monotonic() - began if began is not None else None
+        LOG.info('Instance %s: step %s %s', self._instance_id, event_name, result.lower())
         self._report(StepEvent(event_name, True, result, duration, message))
 
     def _report(self, event):

@@ -10,6 +10,7 @@ import logging
 import threading
 
 from taskflow import engines
+from taskflow.persistence import models as tf_models
 from taskflow import states as tf_states
 from taskflow.types import failure as tf_failure
 
@@ -65,16 +66,30 @@ def _step_executor():
 
 
 def _load_engine(flow_detail, instance_id):
+    options = {'engine': 'parallel', 'executor': _step_executor()}
+    if CONF.compute.max_parallel_steps == 1:
+        # No thread hand-offs at all: the cheapest orchestration, steps in turn.
+        options = {'engine': 'serial'}
     return engines.load_from_detail(
         flow_detail, store={constants.INSTANCE_ID: instance_id},
-        backend=persistence.get_backend(), engine='parallel',
-        executor=_step_executor())
+        backend=persistence.get_backend(), **options)
 
 
 def boot_flow_state(flow_uuid):
     """The boot flow's state; PENDING when its flow detail was never saved."""
     flow_detail = persistence.get_flow_detail(flow_uuid)
     return flow_detail.state if flow_detail is not None else tf_states.PENDING
+
+
+def _record_interrupted_steps(engine, flow_detail, instance_id):
+    """Steps a dead process left running or reverting: they run again now."""
+    tasks = [ad.name for ad in flow_detail if isinstance(ad, tf_models.TaskDetail)]
+    atom_states = engine.storage.get_atoms_states(tasks)
+    for name, (state, _intention) in atom_states.items():
+        if state in (tf_states.RUNNING, tf_states.REVERTING):
+            suffix = ' (revert)' if state == tf_states.REVERTING else ''
+            instances.record_event(instance_id, name + suffix, CONF.host,
+                                   instances.now(), 'Interrupted')
 
 
 def _request_rollback(engine):
@@ -93,7 +108,7 @@ def run_boot(instance_id, flow_uuid, progress=None, rollback=False):
         engine = _load_engine(flow_detail, instance_id)
         engine.compile()
         engine.prepare()
-        instances.close_interrupted_events(instance_id)
+        _record_interrupted_steps(engine, flow_detail, instance_id)
         if rollback:
             _request_rollback(engine)
         with listeners.EventRecorder(engine, instance_id, progress):

@@ -13,7 +13,9 @@ from taskflow.persistence.backends import impl_sqlalchemy
 from provisioner.catalog import flavors
 from provisioner.catalog import images
 from provisioner.catalog import networks
+from provisioner.compute import instances
 from provisioner.db import api as db_api
+from provisioner.engine import runner
 from provisioner.engine import persistence
 from provisioner import virt
 from tests.bench import common
@@ -29,14 +31,20 @@ class _StockBackend(impl_sqlalchemy.SQLAlchemyBackend):
         super().__init__({'connection': engine.url.render_as_string()}, engine=engine)
 
 
+def _flow_uuid(instance_id):
+    with db_api.transaction() as session:
+        return instances.get_row(session, instance_id).flow_uuid
+
+
 def _boot_times(api, tmp, label):
     times = []
     for i in range(WARMUP + RUNS):
         instance_id = api.create_instance('%s-%d' % (label, i), 'tiny', 'guest', ['net1'],
                                           [1], b'user data')
         start = time.perf_counter()
-        info = api.run_boot(instance_id)
+        runner.run_boot(instance_id, _flow_uuid(instance_id))
         elapsed = (time.perf_counter() - start) * 1000
+        info = api.show(instance_id)
         assert info['vm_state'] == 'active', info['fault']
         api.delete(instance_id)
         if i >= WARMUP:
@@ -57,11 +65,16 @@ def run():
         images.create('guest', kernel=str(kernel), ramdisk=str(ramdisk))
         networks.create(virt.get_driver(), 'net1', '10.99.0.0/16')
 
-        ours = _boot_times(api, root, 'fast')
+        ours = _boot_times(api, root, 'parallel')
+        common.CONF.set_override('max_parallel_steps', 1, 'compute')
+        serial = _boot_times(api, root, 'serial')
+        common.CONF.clear_override('max_parallel_steps', 'compute')
         persistence._backend = _StockBackend(db_api.get_engine())
         stock = _boot_times(api, root, 'stock')
-    print('boot flow on test:/// + SQLite, provisioner persistence: %s'
+    print('boot flow on test:/// + SQLite, parallel steps (default): %s'
           % common.summary(ours))
-    print('boot flow on test:/// + SQLite, stock TaskFlow backend:  %s'
+    print('boot flow on test:/// + SQLite, max_parallel_steps = 1:   %s'
+          % common.summary(serial))
+    print('same flow (parallel) on the stock TaskFlow backend:      %s'
           % common.summary(stock))
-    return ours, stock
+    return ours, serial, stock

@@ -3,6 +3,7 @@
 import pytest
 from taskflow import states as tf_states
 
+from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner.engine import persistence
 from provisioner.engine import runner
@@ -178,3 +179,22 @@ def test_boot_whose_flow_was_never_saved_still_resumes(api, hypervisor):
     persistence.destroy_logbook(instance_id)
     assert runner.boot_flow_state(_flow_uuid(instance_id)) == tf_states.PENDING
     assert api.resume(instance_id)['vm_state'] == states.ACTIVE
+
+
+def test_step_left_running_by_a_dead_process_runs_again_and_is_shown(api, hypervisor):
+    """The state kill -9 leaves: a step RUNNING (its side effect maybe done)."""
+    instance_id = boot_request(api)
+    _interrupt_after(instance_id, c.CLAIM_RESOURCES)
+    flow_detail = persistence.get_flow_detail(_flow_uuid(instance_id))
+    [atom] = [ad for ad in flow_detail if ad.name == c.ALLOCATE_PORTS]
+    from provisioner.network import ipam
+    ipam.allocate_ports(instance_id, instances.build_request(instance_id).network_ids)
+    atom.state = tf_states.RUNNING
+    persistence.get_backend().get_connection().update_atom_details(atom)
+
+    info = api.resume(instance_id)
+    assert info['vm_state'] == states.ACTIVE
+    assert len(info['addresses']) == 1  # the re-run adopted the port, made no second
+    events = [(e['name'], e['result']) for e in info['events']]
+    assert (c.ALLOCATE_PORTS, 'Interrupted') in events
+    assert (c.ALLOCATE_PORTS, 'Success') in events
