@@ -22,16 +22,34 @@ all-in-one, a job claim distributed).
 
 import collections
 import contextlib
+import importlib
 import json
+import sys
 import threading
+import types
 import uuid
 
 import sqlalchemy as sa
-from taskflow import exceptions as tf_exc
-from taskflow.persistence.backends import impl_sqlalchemy
-from taskflow.persistence import models as tf_models
 
-from provisioner.db import api as db_api
+
+class _ImportOnUse(types.ModuleType):
+    """Stands in for a module until one of its attributes is used."""
+
+    def __getattr__(self, attribute):
+        del sys.modules[self.__name__]
+        return getattr(importlib.import_module(self.__name__), attribute)
+
+
+# TaskFlow's SQLAlchemy backend imports its alembic migrations when it is imported
+# (~0.2 s of every CLI start); they are only used by db-sync's upgrade().
+_TASKFLOW_MIGRATION = 'taskflow.persistence.backends.sqlalchemy.migration'
+sys.modules.setdefault(_TASKFLOW_MIGRATION, _ImportOnUse(_TASKFLOW_MIGRATION))
+
+from taskflow import exceptions as tf_exc  # noqa: E402
+from taskflow.persistence.backends import impl_sqlalchemy  # noqa: E402
+from taskflow.persistence import models as tf_models  # noqa: E402
+
+from provisioner.db import api as db_api  # noqa: E402
 
 _lock = threading.Lock()
 _backend = None

@@ -21,7 +21,11 @@ def test_migrations_build_exactly_the_models():
 def test_db_sync_is_idempotent_and_at_head():
     migration.db_sync()
     migration.db_sync()
-    assert migration.current_revision() == migration._head_revision()
+    assert migration.current_revision() == migration.alembic_head()
     with db_api.get_engine().connect() as conn:
         tables = set(sa.inspect(conn).get_table_names())
     assert {'instances', 'instance_events', 'logbooks', 'atomdetails'} <= tables
+
+
+def test_schema_head_constant_is_the_newest_migration():
+    assert migration.SCHEMA_HEAD == migration.alembic_head()
