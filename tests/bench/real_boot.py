@@ -22,6 +22,7 @@ from provisioner.catalog import flavors
 from provisioner.catalog import images
 from provisioner.catalog import networks
 from provisioner import virt
+from provisioner.virt.libvirt import storage
 from tests.bench import common
 from tests import netutil
 
@@ -120,6 +121,8 @@ def run():
                 cli.append(_provisioner_cli(api, root, 'cli-%d' % i))
         finally:
             networks.delete(driver, 'net1')
+            for pool in driver.pool_names():  # the deployment's own pools go too
+                storage.delete_pool(driver.host.get_connection(), pool)
     results = {name: statistics.median(values) for name, values in
                (('script', script), ('in-process', inproc), ('cli', cli))}
     for name in ('script', 'in-process', 'cli'):
