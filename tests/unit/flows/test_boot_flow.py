@@ -198,3 +198,22 @@ def test_step_left_running_by_a_dead_process_runs_again_and_is_shown(api, hyperv
     events = [(e['name'], e['result']) for e in info['events']]
     assert (c.ALLOCATE_PORTS, 'Interrupted') in events
     assert (c.ALLOCATE_PORTS, 'Success') in events
+
+
+def test_disk_image_boots_from_an_overlay_on_the_cached_image(api, hypervisor, tmp_path):
+    import struct
+    from provisioner.catalog import images
+    disk = tmp_path / 'disk.qcow2'
+    # A minimal qcow2 header: magic, version 3, virtual size 1 GiB.
+    disk.write_bytes(b'QFI\xfb' + struct.pack('>I', 3) + b'\0' * 16
+                     + struct.pack('>Q', 1024 ** 3) + b'\0' * 72)
+    image = images.create('disk-image', file=str(disk))
+    assert image['disk_format'] == 'qcow2'
+    instance_id = api.create_instance('vm-disk', 'tiny', 'disk-image', ['net1'])
+    info = api.run_boot(instance_id)
+    assert info['vm_state'] == states.ACTIVE, info['fault']
+    xml = hypervisor.host.get_connection().lookupByUUIDString(instance_id).XMLDesc(0)
+    assert '<kernel>' not in xml and "<boot dev='hd'/>" in xml
+    assert 'instance-%s-root.qcow2' % instance_id in xml
+    api.delete(instance_id)
+    assert leftovers(hypervisor, api, instance_id) == []
