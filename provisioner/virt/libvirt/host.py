@@ -238,3 +238,25 @@ class Host:
         return {'vcpus': cpus, 'memory_mib': memory_mib,
                 'disk_gib': stat.f_blocks * stat.f_frsize // 1024 ** 3,
                 'arch': model, 'hypervisor_type': self.virt_type()}
+
+
+def start_and_autostart(obj):
+    """Start a libvirt network or storage pool and mark it autostart.
+
+    Losing a race to start it is fine: what matters is that it runs afterwards.
+    """
+    if not obj.isActive():
+        try:
+            obj.create()
+        except libvirt.libvirtError:
+            if not obj.isActive():
+                raise
+    if not obj.autostart():
+        obj.setAutostart(1)
+
+
+def stop_and_undefine(obj):
+    """Stop (if running) and undefine a libvirt network or storage pool."""
+    if obj.isActive():
+        obj.destroy()
+    obj.undefine()

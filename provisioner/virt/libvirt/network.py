@@ -41,14 +41,7 @@ def ensure(conn, network_config):
                 with libvirt_host.translate_errors('defining network %s' % name):
                     raise
     with libvirt_host.translate_errors('starting network %s' % name):
-        if not network.isActive():
-            try:
-                network.create()
-            except libvirt.libvirtError:
-                if not network.isActive():
-                    raise
-        if not network.autostart():
-            network.setAutostart(1)
+        libvirt_host.start_and_autostart(network)
     return network
 
 
@@ -58,9 +51,7 @@ def delete(conn, name):
     if network is None:
         return
     try:
-        if network.isActive():
-            network.destroy()
-        network.undefine()
+        libvirt_host.stop_and_undefine(network)
     except libvirt.libvirtError as exc:
         if libvirt_host.error_code(exc) == libvirt.VIR_ERR_NO_NETWORK:
             return

@@ -46,14 +46,7 @@ def ensure_pool(conn, name, path):
                 reason='storage pool %s points at %s, not %s; remove it with '
                        '"virsh pool-destroy %s; virsh pool-undefine %s" or change '
                        'resource_prefix' % (name, existing, path, name, name))
-        if not pool.isActive():
-            try:
-                pool.create()
-            except libvirt.libvirtError:
-                if not pool.isActive():
-                    raise
-        if not pool.autostart():
-            pool.setAutostart(1)
+        libvirt_host.start_and_autostart(pool)
     return pool
 
 
@@ -63,9 +56,7 @@ def delete_pool(conn, name):
     if pool is None:
         return
     with libvirt_host.translate_errors('deleting storage pool %s' % name):
-        if pool.isActive():
-            pool.destroy()
-        pool.undefine()
+        libvirt_host.stop_and_undefine(pool)
 
 
 def lookup_volume(pool, name):
