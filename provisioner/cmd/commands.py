@@ -215,8 +215,12 @@ def rollback(args):
 
 
 def delete(args):
-    info = compute_api.ComputeAPI(_context(args)).delete(args.name,
-                                                         progress=_progress(args))
+    def waiting(holder):
+        print('Waiting for the boot running in process %s to finish...' % holder,
+              file=sys.stderr, flush=True)
+
+    info = compute_api.ComputeAPI(_context(args)).delete(
+        args.name, progress=_progress(args), on_wait=waiting)
     if args.format == 'json':
         output.emit(info, args.format)
     else:

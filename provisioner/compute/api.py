@@ -191,8 +191,8 @@ class ComputeAPI:
         instance_id = self._resumable(name_or_id, 'rolled back')
         return self.run_boot(instance_id, progress, rollback=True)
 
-    def delete(self, name_or_id, progress=None):
+    def delete(self, name_or_id, progress=None, on_wait=None):
         self.context.require_role('admin', 'member')
         instance_id = self._instance_id(name_or_id)
-        runner.run_delete(instance_id, progress)
+        runner.run_delete(instance_id, progress, on_wait)
         return self._describe(instance_id)

@@ -48,12 +48,15 @@ def current_revision():
 
 
 def db_sync():
-    """Upgrade both schemas to head; safe to run again."""
+    """Upgrade both schemas to head; safe to run again.
+
+    TaskFlow's tables come first: provisioner's version stamp is written last, so a
+    process killed half-way leaves a database that is migrated again next time.
+    """
     from alembic import command
-    engine = db_api.get_engine()
-    with engine.begin() as conn:
-        command.upgrade(_alembic_config(conn), 'head')
     persistence.upgrade()
+    with db_api.get_engine().begin() as conn:
+        command.upgrade(_alembic_config(conn), 'head')
 
 
 @contextlib.contextmanager

@@ -121,9 +121,14 @@ def run_boot(instance_id, flow_uuid, progress=None, rollback=False):
         return engine.storage.get_flow_state()
 
 
-def run_delete(instance_id, progress=None):
-    """Tear down everything the instance owns, then forget its flows."""
-    with locks.instance_lock(instance_id):
+def run_delete(instance_id, progress=None, on_wait=None):
+    """Tear down everything the instance owns, then forget its flows.
+
+    A boot still running in another process is waited for (it ends active or rolled
+    back), as a user deleting a just-booted instance expects.
+    """
+    wait = CONF.compute.boot_timeout + 60
+    with locks.instance_lock(instance_id, wait=wait, on_wait=on_wait):
         engine = engines.load(delete.create_flow(),
                               store={constants.INSTANCE_ID: instance_id},
                               engine='serial')

@@ -114,6 +114,8 @@ class Cloud:
                     xml = net.XMLDesc(0)
                     found += ['DHCP entry %s' % addr['mac'] for addr in
                               instance['addresses'] if addr['mac'] in xml]
+                    if "name='%s'" % instance['name'].lower() in xml:
+                        found.append('DHCP entry named %s' % instance['name'])
         finally:
             conn.close()
         with sqlite3.connect(self.state_path / 'provisioner.sqlite') as db:

@@ -55,3 +55,11 @@ def test_delete_leaves_nothing_behind(cloud):
     # A second delete is a clear "not found", not a traceback.
     again = cloud.cli('delete', 'vm-delete', check=False)
     assert again.returncode != 0 and 'not found' in again.stderr
+
+
+def test_delete_right_after_a_background_boot_waits_for_it(cloud):
+    cloud.boot('vm-nowait', '--no-wait')
+    instance = cloud.show('vm-nowait')
+    assert instance['vm_state'] == 'building'
+    cloud.cli('delete', 'vm-nowait')
+    assert cloud.leftovers(instance) == []
