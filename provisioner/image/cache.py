@@ -6,6 +6,7 @@ file and a name can never point at other content. Files are 0644 and directories
 """
 
 import contextlib
+import glob
 import hashlib
 import json
 import os
@@ -69,6 +70,17 @@ class ImageCache:
                        'mtime_ns': stat.st_mtime_ns}, f)
         os.replace(tmp, marker)
 
+    def _remove_orphaned_copies(self, sha256):
+        """Delete half-copied files whose writer was killed (named after its pid)."""
+        for tmp in glob.glob(os.path.join(self.base_dir, '.%s.tmp-*' % sha256)):
+            try:
+                os.kill(int(tmp.rsplit('-', 1)[1]), 0)
+            except ProcessLookupError:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
+            except (ValueError, PermissionError):
+                pass  # not ours to judge: a malformed name, or a live process
+
     def _copy_verified(self, image_id, source_path, sha256, cached):
         try:
             source = open(source_path, 'rb')
@@ -77,6 +89,7 @@ class ImageCache:
                 image=image_id, reason='its file %s cannot be read (%s); restore the '
                                        'file or re-register the image'
                                        % (source_path, exc.strerror)) from exc
+        self._remove_orphaned_copies(sha256)
         tmp = os.path.join(self.base_dir, '.%s.tmp-%d' % (sha256, os.getpid()))
         try:
             digest = hashlib.sha256()

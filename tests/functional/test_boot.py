@@ -63,3 +63,25 @@ def test_delete_right_after_a_background_boot_waits_for_it(cloud):
     assert instance['vm_state'] == 'building'
     cloud.cli('delete', 'vm-nowait')
     assert cloud.leftovers(instance) == []
+
+
+def test_concurrent_boots_from_separate_processes_all_run_with_distinct_ips(cloud):
+    names = ['par-%d' % i for i in range(4)]
+    procs = [cloud.popen('boot', name, '--flavor', 'tiny', '--image', 'guest',
+                         '--network', 'net1', '--volume-size', 1) for name in names]
+    results = [(proc.communicate(timeout=300), proc.returncode) for proc in procs]
+    try:
+        assert [code for _, code in results] == [0] * len(names), results
+        instances = [cloud.show(name) for name in names]
+        ips = [i['addresses'][0]['ip'] for i in instances]
+        assert len(set(ips)) == len(names)
+        for instance, ip in zip(instances, ips):
+            assert cloud.wait_for_console(instance)['ip'] == ip
+    finally:
+        instances = [json.loads(r.stdout) for r in
+                     (cloud.cli('show', n, '--format', 'json', check=False)
+                      for n in names) if r.returncode == 0]
+        for instance in instances:
+            cloud.cli('delete', instance['id'])
+        for instance in instances:
+            assert cloud.leftovers(instance) == []

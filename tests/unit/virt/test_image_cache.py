@@ -66,3 +66,19 @@ def test_missing_source_raises(cache, tmp_path):
 def test_malformed_checksum_raises(cache, source):
     with pytest.raises(exception.ImageInvalid, match='not a sha256'):
         cache.fetch('img', str(source), '../../etc/passwd')
+
+
+def test_a_copy_orphaned_by_a_killed_process_is_removed(tmp_path):
+    import subprocess
+    source = tmp_path / 'src.img'
+    source.write_bytes(b'image bytes')
+    sha = image_cache.file_sha256(str(source))
+    cache = image_cache.ImageCache(str(tmp_path / 'cache'))
+    dead = subprocess.Popen(['true'])  # a pid that no longer runs
+    dead.wait()
+    os.makedirs(cache.base_dir, exist_ok=True)
+    orphan = os.path.join(cache.base_dir, '.%s.tmp-%d' % (sha, dead.pid))
+    with open(orphan, 'wb') as f:
+        f.write(b'half')
+    cache.fetch('img', str(source), sha)
+    assert not os.path.exists(orphan)
