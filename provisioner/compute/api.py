@@ -135,7 +135,9 @@ class ComputeAPI:
         self.context.require_role('admin', 'member')
         volume_sizes = list(volume_sizes)
         # Asking the hypervisor first means "libvirtd is down" creates nothing.
-        hosts.report_capacity(CONF.host, virt.get_driver().capacity())
+        driver = virt.get_driver()
+        driver.check_state_path()
+        hosts.report_capacity(CONF.host, driver.capacity())
         instance_id, flow_uuid = str(uuid.uuid4()), str(uuid.uuid4())
         with db_api.transaction() as session:
             flavor_row, image_row, network_ids = self._validate_boot(

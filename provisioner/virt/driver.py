@@ -11,10 +11,14 @@ Layout under CONF.state_path (every directory 0755: QEMU runs as libvirt-qemu):
 """
 
 import contextlib
+import grp
 import hashlib
 import os
+import pathlib
+import pwd
 import re
 import shutil
+import stat
 import struct
 import uuid as uuid_lib
 
@@ -55,6 +59,24 @@ def _safe_id(kind, value):
     return value
 
 
+def first_closed_directory(path, uid, gids):
+    """The first existing directory on path (from /) that uid/gids cannot enter."""
+    path = os.path.abspath(path)
+    chain = [path] + [str(p) for p in pathlib.Path(path).parents]
+    for directory in reversed(chain):
+        if os.path.isdir(directory) and not _may_traverse(os.stat(directory), uid, gids):
+            return directory
+    return None
+
+
+def _may_traverse(st, uid, gids):
+    if st.st_uid == uid:
+        return bool(st.st_mode & stat.S_IXUSR)
+    if st.st_gid in gids:
+        return bool(st.st_mode & stat.S_IXGRP)
+    return bool(st.st_mode & stat.S_IXOTH)
+
+
 def _makedirs(path):
     os.makedirs(path, mode=0o755, exist_ok=True)
     return path
@@ -82,6 +104,29 @@ class LibvirtDriver:
 
     def capacity(self):
         return self.host.capacity(_conf().state_path)
+
+    def check_state_path(self, hypervisor_user='libvirt-qemu'):
+        """Refuse a state_path QEMU cannot reach, before a boot creates anything.
+
+        QEMU runs as the hypervisor user and must traverse every directory above the
+        disks; a 0700 parent (a home directory, a mkdtemp) fails only at start-domain,
+        with a libvirt message that names neither the cause nor the fix.
+        """
+        if not _conf().libvirt.connection_uri.startswith('qemu'):
+            return
+        try:
+            user = pwd.getpwnam(hypervisor_user)
+        except KeyError:
+            return  # no such user here: libvirt runs QEMU as someone we cannot check
+        groups = {g.gr_gid for g in grp.getgrall() if hypervisor_user in g.gr_mem}
+        groups.add(user.pw_gid)
+        closed = first_closed_directory(_conf().state_path, user.pw_uid, groups)
+        if closed is not None:
+            raise exception.Invalid(
+                reason='QEMU runs as %s and cannot enter %s, a parent of state_path '
+                       '%s: allow it (chmod o+x %s) or set [DEFAULT] state_path '
+                       'elsewhere, e.g. under /var/lib'
+                       % (hypervisor_user, closed, _conf().state_path, closed))
 
     # -- paths and names ---------------------------------------------------------
 

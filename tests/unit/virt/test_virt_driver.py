@@ -182,3 +182,38 @@ def test_dhcp_hostname_from_a_display_name(driver, net):
     driver.reserve_dhcp(net, MAC, '10.9.0.11', '<Web> & "1"')
     driver.reserve_dhcp(net, MAC, '10.9.0.11', '<Web> & "1"')
     assert driver.dhcp_hosts(net) == [{'mac': MAC, 'ip': '10.9.0.11', 'name': 'web-1'}]
+
+
+def test_first_closed_directory_finds_what_qemu_cannot_enter(tmp_path):
+    import os
+    import tempfile
+    from provisioner.virt import driver as virt_driver
+    nobody = 65534
+    closed = tmp_path / 'closed'
+    (closed / 'state').mkdir(parents=True)
+    closed.chmod(0o700)
+    found = virt_driver.first_closed_directory(str(closed / 'state'), nobody, {nobody})
+    assert found is not None and str(closed).startswith(found)
+    opened = tempfile.mkdtemp(dir='/var/tmp')
+    try:
+        os.chmod(opened, 0o755)
+        os.mkdir(os.path.join(opened, 'state'))
+        assert virt_driver.first_closed_directory(
+            os.path.join(opened, 'state'), nobody, {nobody}) is None
+    finally:
+        os.rmdir(os.path.join(opened, 'state'))
+        os.rmdir(opened)
+
+
+def test_boot_on_a_closed_state_path_is_refused(conf, tmp_path, monkeypatch):
+    from provisioner import exception
+    from provisioner.virt import driver as virt_driver
+    conf.set_override('state_path', str(tmp_path / 'state'))
+    conf.set_override('connection_uri', 'qemu:///system', 'libvirt')
+    monkeypatch.setattr(virt_driver, 'first_closed_directory',
+                        lambda path, uid, gids: '/closed')
+    monkeypatch.setattr(virt_driver.pwd, 'getpwnam',
+                        lambda name: type('U', (), {'pw_uid': 1, 'pw_gid': 1})())
+    with pytest.raises(exception.Invalid) as err:
+        virt_driver.LibvirtDriver().check_state_path()
+    assert 'cannot enter /closed' in str(err.value) and 'chmod o+x /closed' in str(err.value)
