@@ -115,9 +115,12 @@ def run_boot(instance_id, flow_uuid, progress=None, rollback=False):
             try:
                 engine.run()
             except Exception as exc:
-                # The flow reverted; the lifecycle guard recorded the fault.
-                LOG.info('Boot flow of instance %s ended %s: %s', instance_id,
-                         engine.storage.get_flow_state(), exc)
+                state = engine.storage.get_flow_state()
+                if state == tf_states.REVERTED:  # the guard recorded the fault
+                    LOG.info('Boot of instance %s rolled back: %s', instance_id, exc)
+                else:  # stopped half-way: resume or rollback will pick it up
+                    LOG.exception('Boot of instance %s stopped in flow state %s',
+                                  instance_id, state)
         return engine.storage.get_flow_state()
 
 

@@ -1,6 +1,7 @@
 """A real QEMU guest booted through the whole request flow by the real CLI."""
 
 import json
+import time
 
 
 def test_boot_real_guest_sees_its_ip_uuid_user_data_and_volume(cloud, booted, tmp_path):
@@ -85,3 +86,16 @@ def test_concurrent_boots_from_separate_processes_all_run_with_distinct_ips(clou
             cloud.cli('delete', instance['id'])
         for instance in instances:
             assert cloud.leftovers(instance) == []
+
+
+def test_background_boot_finishes_and_show_follows_it(cloud, booted):
+    booted.append('vm-bg')
+    result = cloud.boot('vm-bg', '--no-wait')
+    assert 'started in the background' in result.stdout
+    deadline = time.monotonic() + 120
+    while cloud.show('vm-bg')['vm_state'] == 'building':
+        assert time.monotonic() < deadline, 'background boot never finished'
+        time.sleep(0.5)
+    instance = cloud.show('vm-bg')
+    assert (instance['vm_state'], instance['power_state']) == ('active', 'running')
+    assert cloud.wait_for_console(instance)['ip'] == instance['addresses'][0]['ip']
