@@ -152,3 +152,39 @@ def test_missing_config_file_is_a_clear_error(capsys, tmp_path):
 def test_state_files_are_private(run, conf):
     mode = os.stat(os.path.join(conf.state_path, 'provisioner.sqlite')).st_mode & 0o777
     assert mode == 0o600
+
+
+def test_no_secret_reaches_the_logs_or_the_flow_store(run, catalog, conf, tmp_path,
+                                                      monkeypatch):
+    from provisioner.identity import service as identity
+    password, user_data = 'pw-Secret-4711', 'user-data-Secret-0815'
+    assert run('bootstrap', '--username', 'admin', '--password', password,
+               '--project', 'admin')[0] == 0
+    monkeypatch.setenv('OS_PASSWORD', password)
+    tokens = []
+    original = identity.authenticate
+    monkeypatch.setattr(identity, 'authenticate',
+                        lambda *a: tokens.append(original(*a)) or tokens[-1])
+    data = tmp_path / 'user-data'
+    data.write_text(user_data)
+    code, _, err = run('boot', 'vm1', '--flavor', 'tiny', '--image', 'guest',
+                       '--network', 'net1', '--user-data', data, '--debug')
+    assert code == 0, err
+    assert tokens
+    secrets = [password, user_data] + tokens
+    log = open(os.path.join(conf.state_path, 'logs', 'provisioner.log')).read()
+    assert 'define-domain' in log  # the log does describe the boot
+    with db_api.get_engine().connect() as conn:
+        import sqlalchemy as sa
+        for table in sa.inspect(conn).get_table_names():
+            rows = conn.execute(sa.text('SELECT * FROM %s' % table)).mappings().all()
+            for row in rows:
+                for column, value in row.items():
+                    if (table, column) == ('instances', 'user_data'):
+                        continue  # where user data lives, as in nova
+                    text = value.decode(errors='replace') if isinstance(
+                        value, bytes) else str(value)
+                    for secret in secrets:
+                        assert secret not in text, (table, column)
+    for secret in secrets:
+        assert secret not in log and secret not in err
