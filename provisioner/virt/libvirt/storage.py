@@ -1,6 +1,7 @@
 """libvirt dir storage pools and their qcow2 volumes, every call idempotent."""
 
 import os
+import time
 
 import libvirt
 from lxml import etree
@@ -70,9 +71,27 @@ def lookup_volume(pool, name):
                 with libvirt_host.translate_errors('looking up volume %s' % name):
                     raise
         if attempt == 0:
-            with libvirt_host.translate_errors('refreshing pool %s' % pool.name()):
-                pool.refresh(0)
+            _refresh(pool)
     return None
+
+
+def _refresh(pool, patience=30.0):
+    """Rescan the pool's directory, waiting out other processes' volume jobs.
+
+    libvirt refuses a refresh while any volume of the pool is being built (say, a
+    concurrent boot creating its volume), with an internal error; that passes.
+    """
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            pool.refresh(0)
+            return
+        except libvirt.libvirtError as exc:
+            busy = 'asynchronous jobs running' in str(exc)
+            if not busy or time.monotonic() >= deadline:
+                with libvirt_host.translate_errors('refreshing pool %s' % pool.name()):
+                    raise
+        time.sleep(0.05)
 
 
 def volume_path(pool, name):

@@ -217,3 +217,38 @@ def test_boot_on_a_closed_state_path_is_refused(conf, tmp_path, monkeypatch):
     with pytest.raises(exception.Invalid) as err:
         virt_driver.LibvirtDriver().check_state_path()
     assert 'cannot enter /closed' in str(err.value) and 'chmod o+x /closed' in str(err.value)
+
+
+def test_pool_refresh_waits_out_another_process_volume_job(monkeypatch):
+    from provisioner.virt.libvirt import storage
+
+    class BusyPool:
+        calls = 0
+
+        def name(self):
+            return 'p'
+
+        def refresh(self, flags):
+            self.calls += 1
+            if self.calls < 3:
+                raise libvirt.libvirtError("internal error: pool 'p' has asynchronous "
+                                           "jobs running.")
+
+    pool = BusyPool()
+    storage._refresh(pool)
+    assert pool.calls == 3
+
+
+def test_pool_refresh_gives_up_on_other_errors():
+    from provisioner import exception
+    from provisioner.virt.libvirt import storage
+
+    class BrokenPool:
+        def name(self):
+            return 'p'
+
+        def refresh(self, flags):
+            raise libvirt.libvirtError('internal error: something else')
+
+    with pytest.raises(exception.ProvisionerError):
+        storage._refresh(BrokenPool())
