@@ -1,6 +1,7 @@
 """A failure or kill -9 at each step of a real boot: undone or resumed, never half-made."""
 
 import signal
+import time
 
 import pytest
 
@@ -64,6 +65,12 @@ def test_kill_after_step_then_resume_boots_the_guest(cloud, booted, step):
 def test_resume_refuses_a_boot_that_is_still_running_elsewhere(cloud, booted):
     booted.append('busy')
     cloud.boot('busy', '--no-wait')
+    # The background process sets task_state only while it holds the instance.
+    deadline = time.monotonic() + 60
+    while cloud.show('busy')['task_state'] is None and \
+            cloud.show('busy')['vm_state'] == 'building':
+        assert time.monotonic() < deadline, 'the background boot never started'
+        time.sleep(0.05)
     result = cloud.cli('resume', 'busy', check=False)
     # Either the background boot still holds the instance, or it already finished.
     assert result.returncode != 0
