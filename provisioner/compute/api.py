@@ -41,13 +41,18 @@ class ComputeAPI:
     # -- lookups ---------------------------------------------------------------
 
     def _find(self, session, name_or_id):
-        """The caller's live instance; another project's is 'not found', not 'denied'."""
+        """The caller's live instance; another project's is 'not found', not 'denied'.
+
+        Names resolve within the caller's project only (two projects may both have a
+        'web1'); an admin reaches another project's instance by its id.
+        """
         inst = models.Instance
-        query = sa.select(inst).where(inst.vm_state != states.DELETED,
-                                      sa.or_(inst.id == name_or_id,
-                                             inst.name == name_or_id))
+        own = inst.project_id == self.context.project_id
+        by_id = inst.id == name_or_id
         if not self.context.is_admin:
-            query = query.where(inst.project_id == self.context.project_id)
+            by_id = sa.and_(by_id, own)
+        query = sa.select(inst).where(inst.vm_state != states.DELETED,
+                                      sa.or_(by_id, sa.and_(inst.name == name_or_id, own)))
         rows = session.execute(query).scalars().all()
         if not rows:
             raise exception.NotFound(kind='Instance', name=name_or_id)

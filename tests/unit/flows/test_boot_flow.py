@@ -217,3 +217,25 @@ def test_disk_image_boots_from_an_overlay_on_the_cached_image(api, hypervisor, t
     assert 'instance-%s-root.qcow2' % instance_id in xml
     api.delete(instance_id)
     assert leftovers(hypervisor, api, instance_id) == []
+
+
+def test_projects_see_only_their_own_instances(api, hypervisor):
+    from provisioner.compute import api as compute_api
+    from provisioner.identity import service as identity
+    boot_request(api, name='web1')
+    identity.bootstrap('bob', 'pw-bob', 'other')
+    bob = compute_api.ComputeAPI(identity.validate(
+        identity.authenticate('bob', 'pw-bob', 'other')))
+    theirs = api.show('web1')['id']
+    assert bob.list() == []
+    with pytest.raises(exception.NotFound):
+        bob.show('web1')  # a name resolves in one's own project only
+    bob.create_instance('web1', 'tiny', 'guest', ['net1'])  # the same name is free
+    assert bob.show('web1')['id'] != theirs
+    assert api.show('web1')['id'] == theirs
+    # bob is admin of his project: another project's instance is reachable by id.
+    assert bob.show(theirs)['id'] == theirs
+    member = identity.RequestContext(bob.context.user_id, 'bob', bob.context.project_id,
+                                     'other', ('member',))
+    with pytest.raises(exception.NotFound):
+        compute_api.ComputeAPI(member).show(theirs)
