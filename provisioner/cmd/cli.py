@@ -162,6 +162,14 @@ def _add_instances(sub, common):
     p.set_defaults(func=commands.run_boot_detached, format='table')
 
 
+def _version():
+    from importlib import metadata
+    try:
+        return 'provisioner %s' % metadata.version('provisioner')
+    except metadata.PackageNotFoundError:
+        return 'provisioner (not installed)'
+
+
 def build_parser():
     common = _common_parent()
     parser = argparse.ArgumentParser(
@@ -169,6 +177,7 @@ def build_parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description='Boot VMs on libvirt through a durable request flow: every step '
                     'is saved, so an interrupted boot resumes or rolls back.')
+    parser.add_argument('--version', action='version', version=_version())
     sub = parser.add_subparsers(dest='command', required=True, metavar='COMMAND')
 
     p = sub.add_parser('db-sync', parents=[common],

@@ -188,3 +188,10 @@ def test_no_secret_reaches_the_logs_or_the_flow_store(run, catalog, conf, tmp_pa
                         assert secret not in text, (table, column)
     for secret in secrets:
         assert secret not in log and secret not in err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(['--version'])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith('provisioner ')
