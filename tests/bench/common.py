@@ -7,18 +7,15 @@ import secrets
 import shutil
 import statistics
 import tempfile
-import warnings
 
-warnings.filterwarnings('ignore', message='(?s).*eventlet')
-
-from provisioner.compute import api as compute_api  # noqa: E402
-from provisioner.compute import instances  # noqa: E402
-from provisioner.conf import CONF  # noqa: E402
-from provisioner.db import api as db_api  # noqa: E402
-from provisioner.db import migration  # noqa: E402
-from provisioner.engine import persistence  # noqa: E402
-from provisioner.identity import service as identity  # noqa: E402
-from provisioner import virt  # noqa: E402
+from provisioner.compute import api as compute_api
+from provisioner.compute import instances
+from provisioner.conf import CONF
+from provisioner.db import api as db_api
+from provisioner.db import migration
+from provisioner.engine import persistence
+from provisioner.identity import service as identity
+from provisioner import virt
 
 
 def summary(samples_ms):
