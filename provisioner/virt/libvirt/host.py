@@ -260,3 +260,14 @@ def stop_and_undefine(obj):
     if obj.isActive():
         obj.destroy()
     obj.undefine()
+
+
+def lookup_or_none(lookup, name, missing_code, what):
+    """``lookup(name)``, or None when libvirt says it does not exist (missing_code)."""
+    try:
+        return lookup(name)
+    except libvirt.libvirtError as exc:
+        if error_code(exc) == missing_code:
+            return None
+        with translate_errors('looking up %s %s' % (what, name)):
+            raise

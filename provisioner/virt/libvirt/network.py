@@ -19,13 +19,8 @@ _DHCP_HOST = libvirt.VIR_NETWORK_SECTION_IP_DHCP_HOST
 
 def lookup(conn, name):
     """The virNetwork called ``name``, or None."""
-    try:
-        return conn.networkLookupByName(name)
-    except libvirt.libvirtError as exc:
-        if libvirt_host.error_code(exc) == libvirt.VIR_ERR_NO_NETWORK:
-            return None
-        with libvirt_host.translate_errors('looking up network %s' % name):
-            raise
+    return libvirt_host.lookup_or_none(conn.networkLookupByName, name,
+                                       libvirt.VIR_ERR_NO_NETWORK, 'network')
 
 
 def ensure(conn, network_config):

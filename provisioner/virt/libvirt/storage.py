@@ -14,13 +14,9 @@ GIB = 1024 ** 3
 
 
 def lookup_pool(conn, name):
-    try:
-        return conn.storagePoolLookupByName(name)
-    except libvirt.libvirtError as exc:
-        if libvirt_host.error_code(exc) == libvirt.VIR_ERR_NO_STORAGE_POOL:
-            return None
-        with libvirt_host.translate_errors('looking up storage pool %s' % name):
-            raise
+    """The storage pool called ``name``, or None."""
+    return libvirt_host.lookup_or_none(conn.storagePoolLookupByName, name,
+                                       libvirt.VIR_ERR_NO_STORAGE_POOL, 'storage pool')
 
 
 def _pool_path(pool):
