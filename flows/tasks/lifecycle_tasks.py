@@ -34,8 +34,7 @@ class InstanceLifecycleGuard(base.ProvisionerTask):
     def revert(self, instance_id, *args, flow_failures=None, **kwargs):
         fault = describe_failures(flow_failures)
         LOG.warning('Boot of instance %s rolled back: %s', instance_id, fault)
-        instances.update(instance_id, vm_state=states.ERROR, task_state=None,
-                         power_state=states.NOSTATE, fault=fault)
+        instances.set_error(instance_id, fault)
 
 
 class MarkActive(base.ProvisionerTask):

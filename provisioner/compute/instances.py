@@ -82,7 +82,8 @@ def advance_task_state(instance_id, task_state):
 
 
 def set_error(instance_id, fault):
-    update(instance_id, vm_state=states.ERROR, task_state=None, fault=fault)
+    update(instance_id, vm_state=states.ERROR, task_state=None,
+           power_state=states.NOSTATE, fault=fault)
 
 
 _EVENT = models.InstanceEvent.__table__

@@ -15,6 +15,7 @@ from taskflow import states as tf_states
 from taskflow.types import failure as tf_failure
 
 from provisioner.compute import instances
+from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.engine import listeners
 from provisioner.engine import locks
@@ -132,6 +133,7 @@ def run_delete(instance_id, progress=None, on_wait=None):
     """
     wait = CONF.compute.boot_timeout + 60
     with locks.instance_lock(instance_id, wait=wait, on_wait=on_wait):
+        instances.update(instance_id, task_state=states.DELETING)
         engine = engines.load(delete.create_flow(),
                               store={constants.INSTANCE_ID: instance_id},
                               engine='serial')

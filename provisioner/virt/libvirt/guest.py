@@ -98,7 +98,3 @@ class Guest:
             with libvirt_host.translate_errors('reading the state of %s' % self.name):
                 raise
         return _POWER_STATES.get(state, 'nostate')
-
-    def xml_desc(self):
-        with libvirt_host.translate_errors('reading the XML of %s' % self.name):
-            return self._domain.XMLDesc(0)
