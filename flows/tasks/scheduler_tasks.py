@@ -2,8 +2,11 @@
 
 import logging
 
+from provisioner.catalog import hosts
 from provisioner.compute import instances
+from provisioner.compute import server_groups
 from provisioner.compute import states
+from provisioner.db import api as db_api
 from provisioner import exception
 from provisioner.scheduler import claims
 from provisioner.scheduler import filters
@@ -14,10 +17,26 @@ from flows.tasks import base
 
 LOG = logging.getLogger(__name__)
 
+# A claim fails only when another boot took the host's last room since it was chosen;
+# after this many fresh selections lost that race, the boot gives up.
+MAX_CLAIM_ROUNDS = 20
 
-def _request_spec(instance_id):
+
+def request_spec(instance_id, excluded_hosts=()):
+    """What the instance asks of a host, with its group's hosts as they are now."""
     req = instances.build_request(instance_id)
-    return filters.RequestSpec(vcpus=req.vcpus, ram_mib=req.ram_mib, disk_gib=req.disk_gib)
+    group_name = group_policy = None
+    group_hosts = frozenset()
+    if req.server_group_id:
+        group_name, group_policy = server_groups.lookup(req.server_group_id)
+        with db_api.transaction() as session:
+            group_hosts = claims.group_hosts(session, req.server_group_id, instance_id)
+    return filters.RequestSpec(
+        vcpus=req.vcpus, ram_mib=req.ram_mib, disk_gib=req.disk_gib,
+        availability_zone=req.availability_zone, image_arch=req.image.get('arch'),
+        image_hypervisor_type=req.image.get('hypervisor_type'),
+        group_name=group_name, group_policy=group_policy, group_hosts=group_hosts,
+        excluded_hosts=frozenset(excluded_hosts), alive_since=hosts.down_cutoff())
 
 
 class SelectHosts(base.ProvisionerTask):
@@ -30,26 +49,37 @@ class SelectHosts(base.ProvisionerTask):
 
     def execute(self, instance_id):
         instances.advance_task_state(instance_id, states.SCHEDULING)
-        return manager.select_hosts(_request_spec(instance_id))
+        return manager.select_hosts(request_spec(instance_id))
 
 
 class ClaimResources(base.ProvisionerTask):
-    """Claim the flavor's resources on the first candidate that still has room.
+    """Claim the flavor's resources on the best candidate that has room.
+
+    Candidates this boot already failed on are skipped. When every candidate filled
+    up since the selection (boots racing), the hosts are selected again from the
+    database as it is now, until a claim holds or no host is left (NoValidHost).
 
     Reversion strategy: release the instance's claim, whichever host holds it.
     """
 
     default_provides = constants.HOST
 
-    def execute(self, instance_id, host_candidates):
-        spec = _request_spec(instance_id)
-        for host in host_candidates:
-            if claims.claim(instance_id, host, spec.vcpus, spec.ram_mib, spec.disk_gib):
-                instances.update(instance_id, host=host)
-                return host
+    def execute(self, instance_id, host_candidates, failed_hosts=()):
+        req = instances.build_request(instance_id)
+        group = None
+        if req.server_group_id:
+            group = (req.server_group_id, server_groups.lookup(req.server_group_id)[1])
+        candidates = [h for h in host_candidates if h not in failed_hosts]
+        for _round in range(MAX_CLAIM_ROUNDS):
+            for host in candidates:
+                if claims.claim(instance_id, host, req.vcpus, req.ram_mib, req.disk_gib,
+                                group=group):
+                    instances.update(instance_id, host=host)
+                    return host
+            candidates = manager.select_hosts(request_spec(instance_id, failed_hosts))
         raise exception.NoValidHost(
-            reason='every candidate host (%s) filled up before the claim'
-                   % ', '.join(host_candidates))
+            reason='the chosen hosts kept filling up before the claim (%d selections)'
+                   % MAX_CLAIM_ROUNDS)
 
     def revert(self, instance_id, result, **kwargs):
         LOG.warning('Releasing the resource claim of instance %s', instance_id)

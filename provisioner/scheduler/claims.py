@@ -2,29 +2,63 @@
 
 import sqlalchemy as sa
 
+from provisioner.catalog import hosts
 from provisioner.db import api as db_api
 from provisioner.db import models
+from provisioner.scheduler import filters
 
 
-def claim(instance_id, host_name, vcpus, ram_mib, disk_gib):
-    """Claim on host_name; True if claimed (or already claimed there), False if full."""
+def group_hosts(session, group_id, instance_id):
+    """Hosts holding a claim of another member of the server group."""
+    member, alloc = models.ServerGroupMember, models.Allocation
+    return frozenset(session.execute(
+        sa.select(models.Host.name).distinct()
+        .join(alloc, alloc.host_id == models.Host.id)
+        .join(member, member.instance_id == alloc.instance_id)
+        .where(member.group_id == group_id, member.instance_id != instance_id)).scalars())
+
+
+def _group_allows(session, group, instance_id, host_name):
+    """Check the group policy against claims made so far, holding the group's lock.
+
+    Two members racing for the last hosts would both pass the scheduler's filters;
+    locking the group row (SQLite: every transaction holds the write lock) makes
+    their claims check and take their host one after the other.
+    """
+    group_id, policy = group
+    session.execute(sa.select(models.ServerGroup.id)
+                    .where(models.ServerGroup.id == group_id).with_for_update())
+    taken = group_hosts(session, group_id, instance_id)
+    if policy == filters.ANTI_AFFINITY:
+        return host_name not in taken
+    return not taken or taken == {host_name}
+
+
+def claim(instance_id, host_name, vcpus, ram_mib, disk_gib, group=None):
+    """Claim on host_name; True if claimed (or already claimed there), False if full.
+
+    ``group`` is (server group id, policy) when the instance belongs to one: the
+    claim then also fails when it would break the group's policy.
+    """
     h = models.Host
     with db_api.transaction() as session:
         existing = session.get(models.Allocation, instance_id)
         if existing is not None:
             host = session.get(models.Host, existing.host_id)
             return host.name == host_name
+        if group is not None and not _group_allows(session, group, instance_id,
+                                                   host_name):
+            return False
         # The capacity check and the increment are one UPDATE: two boots racing for
         # the last slot cannot both match the WHERE clause.
         result = session.execute(
             sa.update(h)
             .where(h.name == host_name, h.enabled.is_(True),
-                   h.vcpus_used + vcpus <= h.vcpus * h.cpu_allocation_ratio,
-                   h.memory_mib_used + ram_mib <= h.memory_mib * h.ram_allocation_ratio,
-                   h.disk_gib_used + disk_gib <= h.disk_gib * h.disk_allocation_ratio)
+                   filters.FREE_VCPUS >= vcpus, filters.FREE_RAM_MIB >= ram_mib,
+                   filters.FREE_DISK_GIB >= disk_gib)
             .values(vcpus_used=h.vcpus_used + vcpus,
                     memory_mib_used=h.memory_mib_used + ram_mib,
-                    disk_gib_used=h.disk_gib_used + disk_gib))
+                    disk_gib_used=h.disk_gib_used + disk_gib, **hosts.KEEP_LIVENESS))
         if result.rowcount != 1:
             return False
         host_id = session.execute(sa.select(h.id).where(h.name == host_name)).scalar()
@@ -45,7 +79,8 @@ def release(instance_id):
             sa.update(h).where(h.id == alloc.host_id)
             .values(vcpus_used=h.vcpus_used - alloc.vcpus,
                     memory_mib_used=h.memory_mib_used - alloc.memory_mib,
-                    disk_gib_used=h.disk_gib_used - alloc.disk_gib))
+                    disk_gib_used=h.disk_gib_used - alloc.disk_gib,
+                    **hosts.KEEP_LIVENESS))
         session.delete(alloc)
         return True
 

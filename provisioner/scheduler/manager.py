@@ -1,41 +1,71 @@
-"""Select hosts: filter the hosts in the database, weigh the survivors (steps 9-11)."""
+"""Select hosts: filter the hosts in the database, weigh the survivors (steps 9-11).
+
+The database does the work: one query measures the candidates (count, and the range
+of each weigher's quantity, to scale weights to 0..1), one returns the best few in
+weight order. Only a request no host can take is examined filter by filter, to say
+which filter removed how many hosts.
+"""
 
 import sqlalchemy as sa
 
+from provisioner.conf import CONF
 from provisioner.db import api as db_api
-from provisioner.db import models
 from provisioner import exception
 from provisioner.scheduler import filters
+from provisioner.scheduler import weighers
+
+H = filters.H
 
 
-def _host_states(session):
-    states = []
-    for host in session.execute(sa.select(models.Host)).scalars():
-        states.append(filters.HostState(
-            name=host.name, enabled=host.enabled,
-            vcpus_free=host.vcpus * host.cpu_allocation_ratio - host.vcpus_used,
-            memory_mib_free=(host.memory_mib * host.ram_allocation_ratio
-                             - host.memory_mib_used),
-            disk_gib_free=host.disk_gib * host.disk_allocation_ratio - host.disk_gib_used))
-    return states
+def _conditions(active_filters, spec):
+    return [(f.name, c) for f in active_filters
+            for c in [f.clause(spec)] if c is not None]
 
 
-def select_hosts(spec, max_hosts=3):
+def _order(ranges):
+    """Highest weight first: sum of multiplier * (quantity scaled to 0..1); then name."""
+    terms = []
+    for weigher, (low, high) in zip(weighers.ALL_WEIGHERS, ranges):
+        multiplier = weigher.multiplier()
+        if multiplier and high is not None and high > low:
+            terms.append(multiplier * (weigher.measure - low) / (high - low))
+    # All candidates alike: no weight term (PostgreSQL refuses ORDER BY a constant).
+    return [sum(terms[1:], terms[0]).desc(), H.name] if terms else [H.name]
+
+
+def _no_valid_host(conn, conditions, spec):
+    total = conn.execute(sa.select(sa.func.count()).select_from(H)).scalar()
+    removed, applied, left = [], [], total
+    for name, condition in conditions:
+        applied.append(condition)
+        passing = conn.execute(sa.select(sa.func.count()).select_from(H)
+                               .where(*applied)).scalar()
+        if passing < left:
+            removed.append('%s removed %d' % (name, left - passing))
+        left = passing
+    detail = ', '.join(removed) if removed else 'no hosts are registered'
+    group = (' in %s group %s' % (spec.group_policy, spec.group_name)
+             if spec.group_name else '')
+    zone = ' in zone %s' % spec.availability_zone if spec.availability_zone else ''
+    return exception.NoValidHost(
+        reason='%d host(s) considered for %d vCPU, %d MiB RAM, %d GiB disk%s%s; %s'
+               % (total, spec.vcpus, spec.ram_mib, spec.disk_gib, zone, group, detail))
+
+
+def select_hosts(spec, max_hosts=None):
     """Return the best host first, then alternates; NoValidHost says who removed what."""
-    with db_api.transaction() as session:
-        hosts = _host_states(session)
-    total = len(hosts)
-    removed = []
-    for host_filter in filters.ALL_FILTERS:
-        before = len(hosts)
-        hosts = [h for h in hosts if host_filter.host_passes(h, spec)]
-        if len(hosts) < before:
-            removed.append('%s removed %d' % (host_filter.name, before - len(hosts)))
-    if not hosts:
-        detail = ', '.join(removed) if removed else 'no hosts are registered'
-        raise exception.NoValidHost(
-            reason='%d host(s) considered for %d vCPU, %d MiB RAM, %d GiB disk; %s'
-                   % (total, spec.vcpus, spec.ram_mib, spec.disk_gib, detail))
-    # Spread: the host with the most free RAM first.
-    hosts.sort(key=lambda h: h.memory_mib_free, reverse=True)
-    return [h.name for h in hosts[:max_hosts]]
+    max_hosts = max_hosts or CONF.scheduler.max_attempts
+    conditions = _conditions(filters.enabled_filters(CONF.scheduler.enabled_filters),
+                             spec)
+    where = [c for _name, c in conditions]
+    with db_api.connection() as conn:
+        stats = conn.execute(sa.select(
+            sa.func.count(),
+            *[f(w.measure) for w in weighers.ALL_WEIGHERS
+              for f in (sa.func.min, sa.func.max)]).select_from(H).where(*where)).one()
+        if not stats[0]:
+            raise _no_valid_host(conn, conditions, spec)
+        ranges = list(zip(stats[1::2], stats[2::2]))
+        rows = conn.execute(sa.select(H.name).where(*where)
+                            .order_by(*_order(ranges)).limit(max_hosts))
+        return [row.name for row in rows]

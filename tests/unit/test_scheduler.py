@@ -1,3 +1,4 @@
+import datetime
 import threading
 
 import pytest
@@ -75,3 +76,82 @@ def test_racing_claims_never_overcommit(admin_context):
         t.join()
     assert results.count(True) == 5
     assert _usage('h1') == (5, 320, 5)
+
+
+def _spec(**kwargs):
+    return filters.RequestSpec(**dict({'vcpus': 1, 'ram_mib': 512, 'disk_gib': 1},
+                                      **kwargs))
+
+
+def test_negative_ram_multiplier_packs(conf):
+    fixtures.add_host('small', memory_mib=1024)
+    fixtures.add_host('big', memory_mib=8192)
+    conf.set_override('ram_weight_multiplier', -1.0, 'scheduler')
+    assert manager.select_hosts(_spec()) == ['small', 'big']
+
+
+def test_vcpu_weigher_breaks_what_ram_does_not(conf):
+    fixtures.add_host('few', vcpus=2)
+    fixtures.add_host('many', vcpus=16)
+    assert manager.select_hosts(_spec()) == ['many', 'few']
+    conf.set_override('vcpu_weight_multiplier', -1.0, 'scheduler')
+    assert manager.select_hosts(_spec()) == ['few', 'many']
+
+
+def test_alternates_are_limited_by_max_attempts(conf):
+    for i in range(5):
+        fixtures.add_host('h%d' % i, memory_mib=1024 * (i + 1))
+    conf.set_override('max_attempts', 2, 'scheduler')
+    assert manager.select_hosts(_spec()) == ['h4', 'h3']
+
+
+def test_silent_and_disabled_hosts_are_filtered_with_counts(admin_context):
+    from provisioner.catalog import hosts
+    fixtures.add_host('old')
+    fixtures.add_host('off')
+    hosts.update('off', enabled=False, disabled_reason='maintenance')
+    with db_api.transaction() as session:
+        session.execute(sa.update(models.Host).where(models.Host.name == 'old')
+                        .values(updated_at=models.utcnow() - datetime.timedelta(hours=1)))
+    with pytest.raises(exception.NoValidHost) as err:
+        manager.select_hosts(_spec(alive_since=hosts.down_cutoff()))
+    assert 'AliveFilter removed 1, EnabledFilter removed 1' in str(err.value)
+    shown = {h['name']: h for h in hosts.list_all()}
+    assert (shown['old']['alive'], shown['off']['alive']) == (False, True)
+    assert shown['off']['disabled_reason'] == 'maintenance'
+    hosts.update('off', enabled=True)
+    assert manager.select_hosts(_spec(alive_since=hosts.down_cutoff())) == ['off']
+
+
+def test_claims_and_operator_changes_do_not_refresh_liveness(admin_context):
+    from provisioner.catalog import hosts
+    fixtures.add_host('h1')
+    stale = models.utcnow() - datetime.timedelta(hours=1)
+    with db_api.transaction() as session:
+        session.execute(sa.update(models.Host).values(updated_at=stale))
+    instance_id = fixtures.add_instance(admin_context)
+    assert claims.claim(instance_id, 'h1', 1, 64, 1)
+    claims.release(instance_id)
+    hosts.update('h1', cpu_allocation_ratio=2.0)
+    assert hosts.show('h1')['updated_at'] == stale
+    assert hosts.show('h1')['vcpus_capacity'] == 8.0
+
+
+def test_new_hosts_get_the_configured_ratios_and_zone(conf):
+    from provisioner.catalog import hosts
+    conf.set_override('cpu_allocation_ratio', 8.0, 'scheduler')
+    conf.set_override('default_availability_zone', 'az1', 'scheduler')
+    hosts.report_capacity('n1', {'vcpus': 2, 'memory_mib': 1024, 'disk_gib': 10,
+                                 'hypervisor_type': 'qemu', 'arch': 'x86_64'})
+    shown = hosts.show('n1')
+    assert (shown['vcpus_capacity'], shown['availability_zone']) == (16.0, 'az1')
+    with pytest.raises(exception.Invalid):
+        hosts.update('n1', ram_allocation_ratio=0)
+
+
+def test_unknown_filter_in_config_is_a_clear_error(conf):
+    conf.set_override('enabled_filters', ['RamFilter', 'NoSuchFilter'], 'scheduler')
+    with pytest.raises(exception.ProvisionerError) as err:
+        manager.select_hosts(_spec())
+    assert 'Unknown filter(s) in [scheduler] enabled_filters: NoSuchFilter' in \
+        str(err.value)

@@ -1,0 +1,92 @@
+"""Server groups: instances a project wants on one host (affinity) or on distinct ones.
+
+Membership is recorded with the instance; the scheduler's group filters and the
+claim (under the group's lock) read where the members' claims are.
+"""
+
+import uuid
+
+import sqlalchemy as sa
+
+from provisioner.catalog import common
+from provisioner.compute import states
+from provisioner.db import api as db_api
+from provisioner.db import models
+from provisioner import exception
+from provisioner import policy
+from provisioner.scheduler import filters
+from provisioner import validation
+
+KIND = 'Server group'
+POLICIES = (filters.AFFINITY, filters.ANTI_AFFINITY)
+
+
+def _find(session, context, name_or_id):
+    sg = models.ServerGroup
+    row = session.execute(sa.select(sg).where(
+        sg.project_id == context.project_id,
+        sa.or_(sg.id == name_or_id, sg.name == name_or_id))).scalar()
+    if row is None:
+        raise exception.NotFound(kind=KIND, name=name_or_id)
+    return row
+
+
+def _describe(session, row):
+    info = common.to_dict(row)
+    member, inst = models.ServerGroupMember, models.Instance
+    info['members'] = list(session.execute(
+        sa.select(inst.name).join(member, member.instance_id == inst.id)
+        .where(member.group_id == row.id, inst.vm_state != states.DELETED)
+        .order_by(inst.name)).scalars())
+    return info
+
+
+def create(context, name, group_policy):
+    policy.authorize(context, 'server_group:create')
+    validation.name(name, 'server group name')
+    if group_policy not in POLICIES:
+        raise exception.Invalid(reason='policy must be one of %s, not %r'
+                                       % (', '.join(POLICIES), group_policy))
+    row = models.ServerGroup(id=str(uuid.uuid4()), name=name, policy=group_policy,
+                             project_id=context.project_id)
+    return common.add_unique(row, KIND)
+
+
+def list_all(context):
+    policy.authorize(context, 'server_group:list')
+    sg = models.ServerGroup
+    with db_api.transaction() as session:
+        rows = session.execute(sa.select(sg).where(sg.project_id == context.project_id)
+                               .order_by(sg.name)).scalars()
+        return [_describe(session, row) for row in rows]
+
+
+def show(context, name_or_id):
+    policy.authorize(context, 'server_group:show')
+    with db_api.transaction() as session:
+        return _describe(session, _find(session, context, name_or_id))
+
+
+def delete(context, name_or_id):
+    policy.authorize(context, 'server_group:delete')
+    with db_api.transaction() as session:
+        row = _find(session, context, name_or_id)
+        members = _describe(session, row)['members']
+        if members:
+            raise exception.Conflict(reason='%s %s still has members: %s.'
+                                            % (KIND, row.name, ', '.join(members)))
+        session.delete(row)
+
+
+def add_member(session, context, name_or_id, instance_id):
+    """Record an instance in its group, in the transaction that records the instance."""
+    row = _find(session, context, name_or_id)
+    session.add(models.ServerGroupMember(instance_id=instance_id, group_id=row.id))
+    return row.id
+
+
+def lookup(group_id):
+    """(name, policy) of a group by id."""
+    with db_api.transaction() as session:
+        row = session.get(models.ServerGroup, group_id)
+        return row.name, row.policy

@@ -1,0 +1,72 @@
+"""[scheduler] and [quota] options: how hosts are chosen and how much a project may use."""
+
+from oslo_config import cfg
+
+scheduler_opts = [
+    cfg.ListOpt('enabled_filters',
+                default=['AliveFilter', 'EnabledFilter', 'AvailabilityZoneFilter',
+                         'RamFilter', 'VcpuFilter', 'DiskFilter', 'ImagePropertiesFilter',
+                         'ServerGroupAffinityFilter', 'ServerGroupAntiAffinityFilter'],
+                help='Host filters applied to every boot, in this order. A host must '
+                     'pass all of them. Possible values: AliveFilter, EnabledFilter, '
+                     'AvailabilityZoneFilter, RamFilter, VcpuFilter, DiskFilter, '
+                     'ImagePropertiesFilter, ServerGroupAffinityFilter, '
+                     'ServerGroupAntiAffinityFilter.'),
+    cfg.FloatOpt('ram_weight_multiplier',
+                 default=1.0,
+                 help='Weight of a host\'s free RAM. Positive spreads instances over '
+                      'hosts (most free RAM first), negative packs them, 0 ignores RAM.'),
+    cfg.FloatOpt('vcpu_weight_multiplier',
+                 default=1.0,
+                 help='Weight of a host\'s free vCPUs; positive spreads, negative packs.'),
+    cfg.IntOpt('max_attempts',
+               default=3,
+               min=1,
+               help='Hosts a boot may be tried on: the chosen one plus max_attempts - 1 '
+                    'alternates. A spawn failure on one host is undone there and the '
+                    'boot is rescheduled to the next alternate.'),
+    cfg.IntOpt('host_down_time',
+               default=60,
+               min=1,
+               # Named [worker] host_down_time in the distributed engine's first draft.
+               deprecated_opts=[cfg.DeprecatedOpt('host_down_time', group='worker')],
+               help='Seconds since a host\'s last capacity report after which it is '
+                    'considered down and AliveFilter removes it.'),
+    cfg.StrOpt('default_availability_zone',
+               default='nova',
+               help='Availability zone of a host that reports without naming one.'),
+    cfg.FloatOpt('cpu_allocation_ratio',
+                 default=4.0,
+                 min=0.0,
+                 help='Virtual CPUs per physical CPU given to a host when it first '
+                      'reports; change one host with "provisioner host set".'),
+    cfg.FloatOpt('ram_allocation_ratio',
+                 default=1.0,
+                 min=0.0,
+                 help='RAM over-commit given to a host when it first reports.'),
+    cfg.FloatOpt('disk_allocation_ratio',
+                 default=1.0,
+                 min=0.0,
+                 help='Disk over-commit given to a host when it first reports.'),
+]
+
+quota_opts = [
+    cfg.IntOpt('instances', default=10, min=-1,
+               help='Live instances per project, unless set for the project with '
+                    '"provisioner quota set". -1 means unlimited.'),
+    cfg.IntOpt('vcpus', default=20, min=-1,
+               help='vCPUs of live instances per project. -1 means unlimited.'),
+    cfg.IntOpt('ram_mib', default=51200, min=-1,
+               help='MiB of RAM of live instances per project. -1 means unlimited.'),
+    cfg.IntOpt('volumes_gib', default=1000, min=-1,
+               help='GiB of volumes per project. -1 means unlimited.'),
+]
+
+
+def register_opts(conf):
+    conf.register_opts(scheduler_opts, group='scheduler')
+    conf.register_opts(quota_opts, group='quota')
+
+
+def list_opts():
+    return {'scheduler': scheduler_opts, 'quota': quota_opts}
