@@ -8,17 +8,20 @@ from provisioner import exception
 
 # Letters, digits, '.', '_' and '-': safe in a hostname, a file name, libvirt metadata
 # and a shell, so no escaping question can arise downstream.
-_NAME_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]*$')
+_NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9._-]*')
 MAX_NAME_LENGTH = 63
 
 
 def name(value, field='name'):
+    if value is not None and not isinstance(value, str):
+        raise exception.Invalid(reason='%s must be text, not %s'
+                                       % (field, type(value).__name__))
     if not value:
         raise exception.Invalid(reason='%s must not be empty' % field)
     if len(value) > MAX_NAME_LENGTH:
         raise exception.Invalid(reason='%s is %d characters long; the limit is %d'
                                        % (field, len(value), MAX_NAME_LENGTH))
-    if not _NAME_RE.match(value):
+    if not _NAME_RE.fullmatch(value):  # match() with $ would let 'web1\n' in
         raise exception.Invalid(
             reason="%s %r may contain only letters, digits, '.', '_' and '-', and must "
                    "start with a letter or digit" % (field, value))
@@ -36,8 +39,11 @@ def positive_int(value, field, maximum):
 
 
 def non_negative_int(value, field, maximum):
-    if value == 0:
+    if value == 0 and not isinstance(value, bool):
         return 0
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise exception.Invalid(reason='%s must be a whole number of at least 0, not %r'
+                                       % (field, value))
     return positive_int(value, field, maximum)
 
 
@@ -74,3 +80,108 @@ def address_in(network, value, field):
         raise exception.Invalid(reason='%s %s is not a host address of %s'
                                        % (field, value, network))
     return addr
+
+
+def _text(value, field, maximum):
+    """A str of at most ``maximum`` characters with no control characters."""
+    if not isinstance(value, str):
+        raise exception.Invalid(reason='%s must be text' % field)
+    if len(value) > maximum:
+        raise exception.Invalid(reason='%s is %d characters long; the limit is %d'
+                                       % (field, len(value), maximum))
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise exception.Invalid(reason='%s must not contain control characters '
+                                       '(newlines, tabs, NUL)' % field)
+    return value
+
+
+MIN_PASSWORD_LENGTH = 8
+MAX_PASSWORD_LENGTH = 1024
+
+
+def password(value, field='password'):
+    if not value or len(value) < MIN_PASSWORD_LENGTH:
+        raise exception.Invalid(reason='%s must be at least %d characters long'
+                                       % (field, MIN_PASSWORD_LENGTH))
+    if not isinstance(value, str) or len(value) > MAX_PASSWORD_LENGTH \
+            or '\0' in value:
+        # Never echo the value: it is a secret.
+        raise exception.Invalid(reason='%s must be text of at most %d characters '
+                                       'without NUL' % (field, MAX_PASSWORD_LENGTH))
+    return value
+
+
+def one_of(*choices):
+    def check(value, field):
+        if value not in choices:
+            raise exception.Invalid(reason='%s must be one of %s, not %r'
+                                           % (field, ', '.join(choices), value))
+        return value
+    return check
+
+
+def role(value, field='role'):
+    from provisioner.identity import service
+    return one_of(*service.ROLES)(value, field)
+
+
+def kernel_cmdline(value, field='--cmdline'):
+    return _text(value, field, 1024)
+
+
+def ipv4_address(value, field):
+    try:
+        return str(ipaddress.IPv4Address(value))
+    except (ValueError, TypeError):
+        raise exception.Invalid(reason='%s %r is not an IPv4 address'
+                                       % (field, value)) from None
+
+
+def _image_directories():
+    from provisioner.conf import CONF
+    return [os.path.realpath(d) for d in CONF.image.image_directories]
+
+
+def image_file(path, field):
+    """A readable file inside [image] image_directories, symlinks resolved."""
+    if not isinstance(path, str) or not path or '\0' in path or len(path) > 4096:
+        raise exception.Invalid(reason='%s must name a file (at most 4096 '
+                                       'characters, no NUL)' % field)
+    real = os.path.realpath(path)
+    allowed = _image_directories()
+    if allowed and not any(os.path.commonpath([real, d]) == d for d in allowed):
+        raise exception.Invalid(reason='%s %s is outside the image directories (%s)'
+                                       % (field, path, ', '.join(allowed)))
+    readable_file(real, field)
+    return real
+
+
+def user_data(value, field='user data'):
+    from provisioner.conf import CONF
+    limit = CONF.compute.max_user_data_bytes
+    if not isinstance(value, bytes):
+        raise exception.Invalid(reason='%s must be bytes' % field)
+    if len(value) > limit:
+        raise exception.Invalid(reason='%s is %d bytes; the limit is %d'
+                                       % (field, len(value), limit))
+    return value
+
+
+_PROPERTY_KEY_RE = re.compile(r'^[A-Za-z0-9_.:-]{1,255}$')
+MAX_PROPERTIES = 128
+
+
+def properties(value, field='property'):
+    """Instance metadata: at most 128 key=value pairs, plain keys, one-line values."""
+    if not isinstance(value, dict):
+        raise exception.Invalid(reason='%s must be key=value pairs' % field)
+    if len(value) > MAX_PROPERTIES:
+        raise exception.Invalid(reason='at most %d %s pairs, not %d'
+                                       % (MAX_PROPERTIES, field, len(value)))
+    for key, item in value.items():
+        if not isinstance(key, str) or not _PROPERTY_KEY_RE.fullmatch(key):
+            raise exception.Invalid(
+                reason="%s key %r must be 1-255 letters, digits, '_', '.', ':' or '-'"
+                       % (field, key))
+        _text(item, '%s %s' % (field, key), 255)
+    return dict(value)

@@ -1,24 +1,25 @@
 """Identity: bootstrap, authenticate (credentials -> token), validate (token -> context).
 
-Tokens are 256-bit random strings; the database keeps only their SHA-256, so neither a
-database dump nor the flow store can be replayed as a credential.
+Tokens are Fernet tokens (provisioner.identity.fernet): nothing is stored per token, so
+neither a database dump nor the flow store holds a credential. Validation checks the
+token with the key repository, then reads the user's current state: a disabled user, a
+changed password (tokens_revoked_at) or a removed role ends a token at once.
 """
 
 import dataclasses
 import datetime
-import hashlib
-import secrets
 import uuid
 
 import sqlalchemy as sa
 
 from provisioner.db import api as db_api
 from provisioner.db import models
+from provisioner.conf import CONF
 from provisioner import exception
+from provisioner.identity import fernet
 from provisioner.identity import passwords
 
 ROLES = ('admin', 'member', 'reader')
-TOKEN_LIFETIME = datetime.timedelta(hours=1)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,10 +41,6 @@ class RequestContext:
             raise exception.Forbidden(
                 reason='this needs one of the roles %s; you have %s'
                        % (', '.join(allowed), ', '.join(self.roles) or 'none'))
-
-
-def _hash_token(token):
-    return hashlib.sha256(token.encode('ascii')).hexdigest()
 
 
 def _get_or_create_project(session, name):
@@ -68,11 +65,14 @@ def bootstrap(username, password, project_name):
         else:
             user.password_hash = passwords.hash_password(password)
             user.enabled = True
+            user.tokens_revoked_at = models.utcnow()
         session.flush()
         if session.get(models.RoleAssignment, (user.id, project.id, 'admin')) is None:
             session.add(models.RoleAssignment(user_id=user.id, project_id=project.id,
                                               role='admin'))
-        return {'user_id': user.id, 'project_id': project.id}
+        ids = {'user_id': user.id, 'project_id': project.id}
+    fernet.setup()
+    return ids
 
 
 def authenticate(username, password, project_name):
@@ -93,13 +93,8 @@ def authenticate(username, password, project_name):
                                   .where(models.Project.name == project_name)).scalar()
         if project is None or not _roles(session, user.id, project.id):
             raise failure
-        token = secrets.token_urlsafe(32)
-        session.add(models.Token(id_hash=_hash_token(token), user_id=user.id,
-                                 project_id=project.id,
-                                 expires_at=models.utcnow() + TOKEN_LIFETIME))
-        session.execute(sa.delete(models.Token)
-                        .where(models.Token.expires_at < models.utcnow()))
-        return token
+        user_id, project_id = user.id, project.id
+    return fernet.issue(user_id, project_id, CONF.token.expiration)[0]
 
 
 def _roles(session, user_id, project_id):
@@ -109,17 +104,24 @@ def _roles(session, user_id, project_id):
                models.RoleAssignment.project_id == project_id)).scalars()))
 
 
+def _epoch(moment):
+    return moment.replace(tzinfo=datetime.timezone.utc).timestamp()
+
+
 def validate(token):
     """Return the RequestContext of a valid token; NotAuthenticated otherwise."""
+    user_id, project_id, issued_at, _expires_at = fernet.decode(token)
+    revoked = exception.NotAuthenticated(reason='the token is no longer valid')
     with db_api.transaction() as session:
-        row = session.get(models.Token, _hash_token(token))
-        if row is None or row.expires_at <= models.utcnow():
-            raise exception.NotAuthenticated(reason='the token is invalid or expired')
-        user = session.get(models.User, row.user_id)
-        project = session.get(models.Project, row.project_id)
+        user = session.get(models.User, user_id)
+        project = session.get(models.Project, project_id)
+        if user is None or project is None or not user.enabled:
+            raise revoked
+        if user.tokens_revoked_at and issued_at <= _epoch(user.tokens_revoked_at):
+            raise revoked
         roles = _roles(session, user.id, project.id)
-        if not user.enabled or not roles:
-            raise exception.NotAuthenticated(reason='the token is no longer valid')
+        if not roles:
+            raise revoked
         return RequestContext(user_id=user.id, user_name=user.name,
                               project_id=project.id, project_name=project.name,
                               roles=roles)

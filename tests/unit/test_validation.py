@@ -18,6 +18,7 @@ def test_good_names_pass(name):
     ('-leading-dash', 'may contain only'),
     ('../etc', 'may contain only'),
     ('vm\n1', 'may contain only'),
+    ('web1\n', 'may contain only'),  # a regex's $ matches before a final newline
 ])
 def test_bad_names_are_refused_with_the_rule(name, reason):
     with pytest.raises(exception.Invalid) as err:
@@ -61,3 +62,91 @@ def test_readable_file(tmp_path):
     assert 'does not exist' in str(err.value)
     with pytest.raises(exception.Invalid):
         validation.readable_file(str(tmp_path), '--file')
+
+
+@pytest.fixture
+def image_dir(conf, tmp_path):
+    images = tmp_path / 'images'
+    images.mkdir()
+    (images / 'vmlinuz').write_bytes(b'k')
+    (tmp_path / 'secret').write_text('x')
+    conf.set_override('image_directories', [str(images)], group='image')
+    return images
+
+
+def test_image_files_must_stay_inside_the_image_directories(image_dir, tmp_path):
+    assert validation.image_file(str(image_dir / 'vmlinuz'), '--kernel') == \
+        str(image_dir / 'vmlinuz')
+    (image_dir / 'escape').symlink_to(tmp_path / 'secret')
+    (tmp_path / 'images-evil').mkdir()  # a sibling sharing the prefix is still outside
+    (tmp_path / 'images-evil' / 'k').write_text('x')
+    for path in (str(image_dir / '..' / 'secret'), str(image_dir / 'escape'),
+                 '/etc/passwd', str(tmp_path / 'images-evil' / 'k')):
+        with pytest.raises(exception.Invalid) as err:
+            validation.image_file(path, '--kernel')
+        assert 'is outside the image directories' in str(err.value)
+
+
+def test_a_symlink_within_the_image_directories_is_followed(image_dir):
+    (image_dir / 'current').symlink_to(image_dir / 'vmlinuz')
+    assert validation.image_file(str(image_dir / 'current'), '--kernel') == \
+        str(image_dir / 'vmlinuz')
+
+
+def test_schema_refuses_unknown_and_missing_fields():
+    from provisioner import schemas
+    with pytest.raises(exception.Invalid) as err:
+        schemas.validate(schemas.PROJECT_CREATE, {'name': 'p', 'admin': True})
+    assert 'project create does not take admin' in str(err.value)
+    with pytest.raises(exception.Invalid) as err:
+        schemas.validate(schemas.PROJECT_CREATE, {})
+    assert 'project name is required' in str(err.value)
+
+
+@pytest.mark.parametrize('value,reason', [
+    ({'k': 'v' * 256}, 'the limit is 255'),
+    ({'k k': 'v'}, "key 'k k' must be"),
+    ({'k': 'a\tb'}, 'control characters'),
+    ({str(i): 'v' for i in range(129)}, 'at most 128 property pairs'),
+    (['k=v'], 'must be key=value pairs'),
+])
+def test_properties_rules(value, reason):
+    with pytest.raises(exception.Invalid) as err:
+        validation.properties(value)
+    assert reason in str(err.value)
+
+
+_BOOT = {'name': 'vm1', 'flavor': 'tiny', 'image': 'guest', 'networks': ['net1'],
+         'volume_sizes': []}
+
+
+@pytest.mark.parametrize('field,value,reason', [
+    ('availability_zone', 'zone a', "availability zone 'zone a' may contain only"),
+    ('availability_zone', '', 'availability zone must not be empty'),
+    ('server_group', '../g', "server group '../g' may contain only"),
+    ('server_group', 7, 'server group must be text'),
+])
+def test_boot_schema_checks_the_placement_flags(field, value, reason):
+    from provisioner import schemas
+    with pytest.raises(exception.Invalid) as err:
+        schemas.validate(schemas.BOOT, dict(_BOOT, **{field: value}))
+    assert reason in str(err.value)
+
+
+@pytest.mark.parametrize('field,value,reason', [
+    ('arch', 'x86 64', "architecture 'x86 64' may contain only"),
+    ('hypervisor_type', '$(id)', "hypervisor type '$(id)' may contain only"),
+    ('min_ram_mib', -1, 'minimum RAM (MiB) must be a whole number of at least 0'),
+    ('min_disk_gib', 10 ** 9, 'minimum disk (GiB) must be at most'),
+])
+def test_image_schema_checks_the_scheduling_properties(field, value, reason):
+    from provisioner import schemas
+    with pytest.raises(exception.Invalid) as err:
+        schemas.validate(schemas.IMAGE_CREATE, {'name': 'img', field: value})
+    assert reason in str(err.value)
+
+
+@pytest.mark.parametrize('key', ['role\n', ''])
+def test_property_keys_refuse_a_trailing_newline(key):
+    with pytest.raises(exception.Invalid):
+        validation.properties({key: 'v'})

@@ -1,0 +1,36 @@
+"""Rules for instances and the things scoped to one project (quotas, server groups)."""
+
+from oslo_policy import policy
+
+from provisioner.policies import base
+
+_MEMBER, _READER, _ADMIN = base.PROJECT_MEMBER, base.PROJECT_READER, base.ADMIN
+
+_rules = [
+    policy.DocumentedRuleDefault(name, check, description, base.cli(command))
+    for name, check, description, command in (
+        ('instance:boot', _MEMBER, 'Boot an instance in one\'s project.', 'boot'),
+        ('instance:show', _READER, 'Show an instance.', 'show'),
+        ('instance:console', _READER, 'Read an instance\'s serial console log.',
+         'console'),
+        ('instance:list', _READER, 'List the project\'s instances.', 'list'),
+        ('instance:list:all_projects', _ADMIN, 'List every project\'s instances.',
+         'list --all-projects'),
+        ('instance:delete', _MEMBER, 'Delete an instance.', 'delete'),
+        ('instance:resume', _MEMBER, 'Resume an interrupted boot.', 'resume'),
+        ('instance:rollback', _MEMBER, 'Roll back an interrupted boot.', 'rollback'),
+        ('quota:show', _READER, 'Show a project\'s quotas.', 'quota show'),
+        ('quota:set', _ADMIN, 'Set a project\'s quotas.', 'quota set'),
+        ('server_group:create', _MEMBER, 'Create a server group.',
+         'server-group create'),
+        ('server_group:show', _READER, 'Show a server group.', 'server-group show'),
+        ('server_group:list', _READER, 'List the project\'s server groups.',
+         'server-group list'),
+        ('server_group:delete', _MEMBER, 'Delete a server group.',
+         'server-group delete'),
+    )
+]
+
+
+def list_rules():
+    return _rules
