@@ -1,11 +1,15 @@
 """The boot flow: the documented request flow from claim to a running domain.
 
-    guard -> select hosts -> claim
-          -> [fetch image -> root disk] | [ports -> dhcp, config drive, volumes]
-          -> define -> start -> (poll power state) -> mark active
+    guard -> hold quota -> select hosts
+          -> reschedule( claim
+                         -> [fetch image -> root disk] | [ports -> dhcp, config drive,
+                                                          volumes]
+                         -> define -> start -> (poll power state) )
+          -> mark active
 
 The independent preparation steps run in parallel. Every step reverts what it made,
-so a failure anywhere leaves the instance in ERROR and nothing else behind.
+so a failure anywhere leaves the instance in ERROR and nothing else behind. A spawn
+failure on one host is undone there and retried on the next alternate host.
 """
 
 from taskflow.patterns import graph_flow
@@ -19,6 +23,8 @@ from flows.tasks import domain_tasks
 from flows.tasks import image_tasks
 from flows.tasks import lifecycle_tasks
 from flows.tasks import network_tasks
+from flows.tasks import quota_tasks
+from flows.tasks import reschedule
 from flows.tasks import scheduler_tasks
 from flows.tasks import volume_tasks
 
@@ -48,15 +54,25 @@ def _wait_for_boot_flow():
     return flow
 
 
+def _claim_and_spawn_flow():
+    """Everything done on the chosen host, retried on the alternates."""
+    controller = reschedule.Reschedule(c.RESCHEDULE,
+                                       max_attempts=CONF.scheduler.max_attempts)
+    flow = linear_flow.Flow(c.RESCHEDULE_FLOW, retry=controller)
+    flow.add(scheduler_tasks.ClaimResources(c.CLAIM_RESOURCES),
+             _prepare_resources_flow(),
+             domain_tasks.DefineDomain(c.DEFINE_DOMAIN),
+             domain_tasks.StartDomain(c.START_DOMAIN),
+             _wait_for_boot_flow())
+    return flow
+
+
 def create_flow():
     """Build the boot flow; the instance id comes from the store (constants.INSTANCE_ID)."""
     flow = linear_flow.Flow(c.BOOT_FLOW)
     flow.add(lifecycle_tasks.InstanceLifecycleGuard(c.LIFECYCLE_GUARD),
+             quota_tasks.HoldQuota(c.HOLD_QUOTA),
              scheduler_tasks.SelectHosts(c.SELECT_HOSTS),
-             scheduler_tasks.ClaimResources(c.CLAIM_RESOURCES),
-             _prepare_resources_flow(),
-             domain_tasks.DefineDomain(c.DEFINE_DOMAIN),
-             domain_tasks.StartDomain(c.START_DOMAIN),
-             _wait_for_boot_flow(),
+             _claim_and_spawn_flow(),
              lifecycle_tasks.MarkActive(c.MARK_ACTIVE))
     return flow

@@ -13,6 +13,7 @@ from flows.tasks import domain_tasks
 from flows.tasks import image_tasks
 from flows.tasks import lifecycle_tasks
 from flows.tasks import network_tasks
+from flows.tasks import quota_tasks
 from flows.tasks import scheduler_tasks
 from flows.tasks import volume_tasks
 
@@ -26,6 +27,7 @@ def create_flow():
              network_tasks.ReleaseDhcp(c.RELEASE_DHCP),
              network_tasks.ReleasePorts(c.RELEASE_PORTS),
              scheduler_tasks.ReleaseClaim(c.RELEASE_CLAIM),
+             quota_tasks.ReleaseQuota(c.RELEASE_QUOTA),
              domain_tasks.DeleteInstanceFiles(c.DELETE_INSTANCE_FILES),
              lifecycle_tasks.MarkDeleted(c.MARK_DELETED))
     return flow

@@ -16,7 +16,25 @@ from provisioner import exception
 LOG = logging.getLogger(__name__)
 
 
-def check(step_name):
+class InjectedHostFault(exception.ProvisionerError):
+    """A fault injected on one host only (``STEP@HOST``): another host may succeed."""
+
+    msg_fmt = "Injected fault at step %(step)s on host %(host)s"
+
+
+def _check_on_host(step_name, instance_id):
+    scoped = [entry.partition('@')[2] for entry in CONF.fault_injection.fail_after_step
+              if entry.startswith(step_name + '@')]
+    if not scoped or instance_id is None:
+        return
+    from provisioner.compute import instances
+    host = instances.host_of(instance_id)
+    if '*' in scoped or host in scoped:
+        raise InjectedHostFault(step=step_name, host=host)
+
+
+def check(step_name, instance_id=None):
+    _check_on_host(step_name, instance_id)
     if step_name in CONF.fault_injection.crash_after_step:
         LOG.warning('Fault injection: killing this process after step %s', step_name)
         os.kill(os.getpid(), signal.SIGKILL)
@@ -30,7 +48,7 @@ def after_execute(execute):
     @functools.wraps(execute)
     def wrapper(self, *args, **kwargs):
         result = execute(self, *args, **kwargs)
-        check(self.name)
+        check(self.name, kwargs.get('instance_id'))
         return result
 
     return wrapper

@@ -29,3 +29,21 @@ class ProvisionerTask(task.Task):
         super().__init_subclass__(**kwargs)
         if 'execute' in cls.__dict__:
             cls.execute = faults.after_execute(cls.__dict__['execute'])
+
+
+class HostTask(ProvisionerTask):
+    """A step that changes the chosen host (disks, networks, the domain).
+
+    All-in-one it runs in-process; distributed, the engine's executor sends it to the
+    worker of the instance's host (``provisioner.engine.remote``). Its arguments and
+    result cross the wire as JSON, so they are IDs, paths and plain dicts.
+    """
+
+    runs_on_host = True
+    # A cleanup (delete flow) may run later, when its host's worker is back; a boot
+    # step may not.
+    deferrable = False
+
+    def capture(self, arguments):
+        """Arguments for running this step later; add what may be gone by then."""
+        return arguments

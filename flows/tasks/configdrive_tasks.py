@@ -16,7 +16,7 @@ def meta_data(req):
     return {'uuid': req.id, 'name': req.name,
             'hostname': network_tasks.hostname(req.name),
             'project_id': req.project_id, 'launch_index': 0,
-            'availability_zone': 'nova', 'meta': {}}
+            'availability_zone': 'nova', 'meta': dict(req.properties)}
 
 
 def network_data(ports):
@@ -40,7 +40,7 @@ def delete_config_drive(instance_id):
     base.driver().delete_config_drive(instance_id)
 
 
-class BuildConfigDrive(base.ProvisionerTask):
+class BuildConfigDrive(base.HostTask):
     """Write the ISO 9660 config drive: meta_data, network_data and user_data.
 
     Reversion strategy: delete the drive file by its deterministic name.
@@ -61,8 +61,10 @@ class BuildConfigDrive(base.ProvisionerTask):
         base.undo('delete config drive', delete_config_drive, instance_id)
 
 
-class DeleteConfigDrive(base.ProvisionerTask):
+class DeleteConfigDrive(base.HostTask):
     """Delete the instance's config drive."""
+
+    deferrable = True
 
     def execute(self, instance_id):
         delete_config_drive(instance_id)

@@ -42,7 +42,7 @@ def guest_spec(instance_id, root_disk, volumes, config_drive, ports, image_files
         console_log=drv.console_log_path(instance_id))
 
 
-class DefineDomain(base.ProvisionerTask):
+class DefineDomain(base.HostTask):
     """Generate the domain XML from the prepared resources and define it.
 
     Reversion strategy: destroy and undefine the domain named after the instance.
@@ -59,7 +59,7 @@ class DefineDomain(base.ProvisionerTask):
         base.undo('undefine domain', destroy_domain, instance_id)
 
 
-class StartDomain(base.ProvisionerTask):
+class StartDomain(base.HostTask):
     """Start the defined domain; starting a running one is a no-op.
 
     Reversion strategy: destroy the domain (DefineDomain's revert undefines it).
@@ -73,7 +73,7 @@ class StartDomain(base.ProvisionerTask):
         base.undo('stop domain', destroy_domain, instance_id)
 
 
-class WaitForBoot(base.ProvisionerTask):
+class WaitForBoot(base.HostTask):
     """Check once whether the domain runs; the retry around it polls.
 
     Reversion strategy: none; StartDomain's revert stops the domain.
@@ -91,20 +91,20 @@ class WaitForBoot(base.ProvisionerTask):
 class PowerStatePoll(retry.Times):
     """Re-run the power-state check every interval until the boot timeout.
 
-    Only 'not running yet' is retried; any other failure, or the timeout, reverts the
-    whole boot (plain REVERT would undo only this subflow and let the boot "succeed").
+    Only 'not running yet' is retried. Any other failure, or the timeout, is REVERT:
+    TaskFlow then asks the enclosing reschedule controller, which undoes the attempt
+    and tries the next host, or reverts the whole boot (REVERT_ALL) when it gives up.
     """
 
     def __init__(self, name, timeout, interval):
-        super().__init__(attempts=max(1, math.ceil(timeout / interval)), name=name,
-                         revert_all=True)
+        super().__init__(attempts=max(1, math.ceil(timeout / interval)), name=name)
         self._interval = interval
 
     def on_failure(self, history, *args, **kwargs):
         failures = history[-1][1]
         if not failures or not all(f.check(DomainNotRunningYet)
                                    for f in failures.values()):
-            return retry.REVERT_ALL
+            return retry.REVERT
         return super().on_failure(history, *args, **kwargs)
 
     def execute(self, history, *args, **kwargs):
@@ -113,15 +113,19 @@ class PowerStatePoll(retry.Times):
         return super().execute(history, *args, **kwargs)
 
 
-class DestroyDomain(base.ProvisionerTask):
+class DestroyDomain(base.HostTask):
     """Power off and undefine the instance's domain."""
+
+    deferrable = True
 
     def execute(self, instance_id):
         destroy_domain(instance_id)
 
 
-class DeleteInstanceFiles(base.ProvisionerTask):
+class DeleteInstanceFiles(base.HostTask):
     """Remove the instance's directory (its console log); kept until delete for debugging."""
+
+    deferrable = True
 
     def execute(self, instance_id):
         base.driver().delete_instance_dir(instance_id)

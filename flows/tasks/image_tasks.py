@@ -12,7 +12,7 @@ LOG = logging.getLogger(__name__)
 _IMAGE_FILES = ('disk', 'kernel', 'ramdisk')
 
 
-class FetchImage(base.ProvisionerTask):
+class FetchImage(base.HostTask):
     """Copy the image's files into this host's cache, verifying their sha256.
 
     Reversion strategy: none; the cache is shared by every instance and kept.
@@ -35,7 +35,7 @@ def delete_root_disk(instance_id):
     base.driver().delete_root_disk(instance_id)
 
 
-class CreateRootDisk(base.ProvisionerTask):
+class CreateRootDisk(base.HostTask):
     """Create the instance's root disk: a qcow2 overlay on the cached image.
 
     Reversion strategy: delete the overlay by its deterministic name (the cached
@@ -54,8 +54,10 @@ class CreateRootDisk(base.ProvisionerTask):
         base.undo('delete root disk', delete_root_disk, instance_id)
 
 
-class DeleteRootDisk(base.ProvisionerTask):
+class DeleteRootDisk(base.HostTask):
     """Delete the instance's root disk."""
+
+    deferrable = True
 
     def execute(self, instance_id):
         delete_root_disk(instance_id)

@@ -18,7 +18,7 @@ def describe_failures(flow_failures):
     step, failure = next(iter(flow_failures.items()))
     if failure.check(exception.ProvisionerError):
         return '%s: %s' % (step, failure.exception_str)
-    return '%s: %s: %s' % (step, failure.exception_type_names[0], failure.exception_str)
+    return '%s: %s: %s' % (step, next(iter(failure), 'Error'), failure.exception_str)
 
 
 class InstanceLifecycleGuard(base.ProvisionerTask):

@@ -45,13 +45,14 @@ class ReleasePorts(base.ProvisionerTask):
         ipam.release_ports(instance_id)
 
 
-def release_dhcp(instance_id):
-    for port in ipam.ports_for(instance_id):
+def release_dhcp(instance_id, ports=None):
+    """Drop the DHCP entries of the given ports, or of the instance's ports."""
+    for port in ports if ports is not None else ipam.ports_for(instance_id):
         base.undo('drop DHCP entry %s' % port['mac'],
                   base.driver().release_dhcp, port['network'], port['mac'])
 
 
-class ReserveDhcp(base.ProvisionerTask):
+class ReserveDhcp(base.HostTask):
     """Plug each port's network on this host and pin its IP as a DHCP host entry.
 
     Reversion strategy: drop the instance's DHCP entries, found from its ports.
@@ -64,13 +65,21 @@ class ReserveDhcp(base.ProvisionerTask):
             drv.ensure_network(port['network'])
             drv.reserve_dhcp(port['network'], port['mac'], port['ip'], name)
 
-    def revert(self, instance_id, result, **kwargs):
+    def revert(self, instance_id, result, ports=None, **kwargs):
         LOG.warning('Dropping the DHCP entries of instance %s', instance_id)
-        release_dhcp(instance_id)
+        # The ports argument, not the database: a revert replayed late (its worker was
+        # down) runs after AllocatePorts' revert released the rows.
+        release_dhcp(instance_id, ports)
 
 
-class ReleaseDhcp(base.ProvisionerTask):
+class ReleaseDhcp(base.HostTask):
     """Drop the instance's DHCP host entries."""
 
-    def execute(self, instance_id):
-        release_dhcp(instance_id)
+    deferrable = True
+
+    def capture(self, arguments):
+        # Run late, it would find no ports: ReleasePorts runs right after it.
+        return dict(arguments, ports=ipam.ports_for(arguments['instance_id']))
+
+    def execute(self, instance_id, ports=None):
+        release_dhcp(instance_id, ports)

@@ -22,7 +22,7 @@ def delete_volumes(instance_id):
     volumes.delete_records(instance_id)
 
 
-class CreateVolumes(base.ProvisionerTask):
+class CreateVolumes(base.HostTask):
     """Create the requested volumes in the host's volume pool and record them.
 
     Reversion strategy: delete them by their deterministic ids (instance + position),
@@ -47,8 +47,10 @@ class CreateVolumes(base.ProvisionerTask):
         base.undo('delete volumes', delete_volumes, instance_id)
 
 
-class DeleteVolumes(base.ProvisionerTask):
+class DeleteVolumes(base.HostTask):
     """Delete the instance's volumes."""
+
+    deferrable = True
 
     def execute(self, instance_id):
         delete_volumes(instance_id)

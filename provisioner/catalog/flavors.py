@@ -4,16 +4,14 @@ import uuid
 
 from provisioner.catalog import common
 from provisioner.db import models
-from provisioner import validation
+from provisioner import schemas
 
 KIND = 'Flavor'
 
 
 def create(name, vcpus, ram_mib, disk_gib):
-    validation.name(name, 'flavor name')
-    validation.positive_int(vcpus, 'vcpus', 256)
-    validation.positive_int(ram_mib, 'ram (MiB)', 4 * 1024 * 1024)
-    validation.non_negative_int(disk_gib, 'disk (GiB)', 64 * 1024)
+    schemas.validate(schemas.FLAVOR_CREATE, {'name': name, 'vcpus': vcpus,
+                                             'ram_mib': ram_mib, 'disk_gib': disk_gib})
     return common.add_unique(models.Flavor(id=str(uuid.uuid4()), name=name, vcpus=vcpus,
                                            ram_mib=ram_mib, disk_gib=disk_gib), KIND)
 

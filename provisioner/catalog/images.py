@@ -12,7 +12,7 @@ from provisioner.catalog import common
 from provisioner.db import models
 from provisioner.image import cache as image_cache
 from provisioner import exception
-from provisioner import validation
+from provisioner import schemas
 
 KIND = 'Image'
 _QCOW2_MAGIC = b'QFI\xfb'
@@ -23,21 +23,26 @@ def detect_format(path):
         return 'qcow2' if f.read(4) == _QCOW2_MAGIC else 'raw'
 
 
-def create(name, file=None, kernel=None, ramdisk=None, disk_format=None, cmdline=None):
-    validation.name(name, 'image name')
+def create(name, file=None, kernel=None, ramdisk=None, disk_format=None, cmdline=None,
+           arch=None, hypervisor_type=None, min_ram_mib=0, min_disk_gib=0):
+    request = schemas.validate(schemas.IMAGE_CREATE, {
+        'name': name, 'file': file, 'kernel': kernel, 'ramdisk': ramdisk,
+        'disk_format': disk_format, 'cmdline': cmdline, 'arch': arch,
+        'hypervisor_type': hypervisor_type, 'min_ram_mib': min_ram_mib,
+        'min_disk_gib': min_disk_gib})
     if not file and not kernel:
         raise exception.Invalid(reason='an image needs --file (a disk image) or '
                                        '--kernel (with --ramdisk) for direct kernel boot')
     if ramdisk and not kernel:
         raise exception.Invalid(reason='--ramdisk needs --kernel')
-    if cmdline is not None and len(cmdline) > 1024:
-        raise exception.Invalid(reason='the kernel command line is limited to 1024 '
-                                       'characters')
-    row = models.Image(id=str(uuid.uuid4()), name=name, cmdline=cmdline, size_bytes=0)
-    for kind, path in (('disk', file), ('kernel', kernel), ('ramdisk', ramdisk)):
+    row = models.Image(id=str(uuid.uuid4()), name=name, cmdline=cmdline, size_bytes=0,
+                       arch=arch, hypervisor_type=hypervisor_type,
+                       min_ram_mib=request['min_ram_mib'] or 0,
+                       min_disk_gib=request['min_disk_gib'] or 0)
+    for kind, path in (('disk', request['file']), ('kernel', request['kernel']),
+                       ('ramdisk', request['ramdisk'])):
         if path is None:
             continue
-        path = validation.readable_file(path, '--%s' % ('file' if kind == 'disk' else kind))
         setattr(row, '%s_path' % kind, path)
         setattr(row, '%s_sha256' % kind, image_cache.file_sha256(path))
         row.size_bytes += os.path.getsize(path)

@@ -10,6 +10,7 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner.network import ipam
+from provisioner import schemas
 from provisioner import validation
 
 KIND = 'Network'
@@ -23,8 +24,14 @@ def _check_overlap(cidr):
 
 
 def create(driver, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
-    """Record the network, then create and start it on this host; undo on failure."""
-    validation.name(name, 'network name')
+    """Record the network, then create and start it on this host; undo on failure.
+
+    Without a driver (distributed) it is only recorded: each worker defines it on its
+    host when a port first needs it there.
+    """
+    schemas.validate(schemas.NETWORK_CREATE, {
+        'name': name, 'cidr': cidr, 'gateway': gateway, 'dhcp_start': dhcp_start,
+        'dhcp_end': dhcp_end})
     net = validation.ipv4_network(cidr)
     hosts = list(net.hosts())
     gateway = validation.address_in(net, gateway or hosts[0], 'gateway')
@@ -40,6 +47,8 @@ def create(driver, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
     row = common.add_unique(models.Network(
         id=str(uuid.uuid4()), name=name, cidr=str(net), gateway=str(gateway),
         dhcp_start=str(start), dhcp_end=str(end)), KIND)
+    if driver is None:
+        return row
     try:
         driver.ensure_network(row)
     except Exception:
@@ -70,5 +79,6 @@ def delete(driver, name_or_id):
             raise exception.Conflict(reason='%s %s is in use by %s.'
                                             % (KIND, row.name, users))
         net = ipam.network_dict(row)
-    driver.delete_network(net)
+    if driver is not None:
+        driver.delete_network(net)
     return common.delete(models.Network, net['id'], KIND)

@@ -17,8 +17,11 @@ sys.modules.setdefault('eventlet', None)
 from oslo_config import cfg  # noqa: E402
 
 from provisioner.cmd import commands  # noqa: E402
+from provisioner.cmd import identity_cli  # noqa: E402
+from provisioner.cmd import scheduling  # noqa: E402
 from provisioner.conf import CONF  # noqa: E402
 from provisioner import exception  # noqa: E402
+from provisioner import redact  # noqa: E402
 
 LOG = logging.getLogger('provisioner')
 
@@ -37,8 +40,15 @@ quick start:
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the CLI's one-line errors (not usage + message)."""
+
+    def error(self, message):
+        self.exit(2, 'Error: %s (see "%s --help")\n' % (redact.redact(message), self.prog))
+
+
 def _common_parent():
-    parent = argparse.ArgumentParser(add_help=False)
+    parent = _Parser(add_help=False)
     group = parent.add_argument_group('common options')
     group.add_argument('--config-file', action='append', default=argparse.SUPPRESS,
                        metavar='PATH', help='configuration file (repeatable)')
@@ -48,6 +58,9 @@ def _common_parent():
                        help='password (default: $OS_PASSWORD)')
     group.add_argument('--os-project-name', default=argparse.SUPPRESS,
                        help='project (default: $OS_PROJECT_NAME)')
+    group.add_argument('--os-token', default=argparse.SUPPRESS,
+                       help='a token to use instead of user name and password '
+                            '(default: $OS_TOKEN)')
     group.add_argument('--debug', action='store_true', default=argparse.SUPPRESS,
                        help='log debug detail to stderr')
     return parent
@@ -83,6 +96,12 @@ def _add_catalog(sub, common):
     p.add_argument('--ramdisk', help='initramfs for direct kernel boot')
     p.add_argument('--cmdline', help='kernel command line (default: [libvirt] '
                                      'kernel_cmdline, console=ttyS0)')
+    p.add_argument('--architecture', help='only hosts of this architecture (e.g. x86_64)')
+    p.add_argument('--hypervisor-type', help='only hosts of this type (qemu, kvm)')
+    p.add_argument('--min-ram', type=int, default=0, metavar='MiB',
+                   help='refuse flavors with less RAM')
+    p.add_argument('--min-disk', type=int, default=0, metavar='GiB',
+                   help='refuse flavors with a smaller root disk')
     p.set_defaults(func=commands.image_create)
 
     network = sub.add_parser('network', help='isolated guest networks').add_subparsers(
@@ -116,6 +135,7 @@ def _add_catalog(sub, common):
                                    help='delete an unused %s' % resource)
             p.add_argument('name')
             p.set_defaults(func=commands.catalog_delete, resource=resource)
+    scheduling.add_host_actions(host, common)
 
 
 def _add_instances(sub, common):
@@ -134,6 +154,13 @@ def _add_instances(sub, common):
     p.add_argument('--volume-size', action='append', type=int, default=[],
                    metavar='GIB', help='create and attach a volume (repeatable)')
     p.add_argument('--user-data', metavar='FILE', help='user data file (max 64 KiB)')
+    p.add_argument('--availability-zone', metavar='ZONE',
+                   help='only hosts of this zone (see "host list")')
+    p.add_argument('--server-group', metavar='GROUP',
+                   help='server group name or id: its policy places the instance')
+    p.add_argument('--property', action='append', metavar='KEY=VALUE',
+                   help='metadata for the guest (config drive "meta"; repeatable; '
+                        'keys: letters, digits, _ . : -; values: one line, max 255)')
     p.add_argument('--no-wait', action='store_true',
                    help='return at once; the boot goes on in the background')
     p.set_defaults(func=commands.boot)
@@ -172,7 +199,7 @@ def _version():
 
 def build_parser():
     common = _common_parent()
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog='provisioner', parents=[common], epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description='Boot VMs on libvirt through a durable request flow: every step '
@@ -192,6 +219,8 @@ def build_parser():
 
     _add_instances(sub, common)
     _add_catalog(sub, common)
+    scheduling.add_parsers(sub, common)
+    identity_cli.add_parsers(sub, common)
     # Hide the internal command from --help.
     sub._choices_actions = [a for a in sub._choices_actions if a.dest != '_run-boot']
     return parser
@@ -210,14 +239,18 @@ def _setup_logging(debug):
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.DEBUG if debug else logging.ERROR)
     console.setFormatter(logging.Formatter('%(levelname)s %(name)s: %(message)s'))
+    console.addFilter(redact.RedactingFilter())
     root.addHandler(console)
     log_dir = os.path.join(CONF.state_path, 'logs')
     try:
         os.makedirs(log_dir, mode=0o700, exist_ok=True)
-        handler = logging.FileHandler(os.path.join(log_dir, 'provisioner.log'))
+        log_path = os.path.join(log_dir, 'provisioner.log')
+        os.close(os.open(log_path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600))
+        handler = logging.FileHandler(log_path)
     except OSError:
         return
     handler.setLevel(logging.INFO)
+    handler.addFilter(redact.RedactingFilter())
     handler.setFormatter(logging.Formatter(
         '%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s'))
     root.addHandler(handler)
@@ -231,9 +264,10 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     for name, env in (('os_username', 'OS_USERNAME'), ('os_password', 'OS_PASSWORD'),
-                      ('os_project_name', 'OS_PROJECT_NAME')):
+                      ('os_project_name', 'OS_PROJECT_NAME'), ('os_token', 'OS_TOKEN')):
         if not hasattr(args, name):
             setattr(args, name, os.environ.get(env))
+    redact.register(args.os_password, args.os_token)
     try:
         _load_config(args)
         _setup_logging(getattr(args, 'debug', False))
@@ -243,7 +277,7 @@ def main(argv=None):
         return args.func(args)
     except exception.ProvisionerError as exc:
         LOG.info('Command %s failed: %s', args.command, exc)
-        print('Error: %s' % exc, file=sys.stderr)
+        print('Error: %s' % redact.redact(exc), file=sys.stderr)
         return exc.exit_code
     except cfg.Error as exc:
         print('Error: configuration: %s' % exc, file=sys.stderr)
@@ -254,7 +288,7 @@ def main(argv=None):
     except Exception as exc:
         LOG.exception('Command %s failed unexpectedly', args.command)
         print('Error: unexpected %s: %s (details in %s)'
-              % (type(exc).__name__, exc,
+              % (type(exc).__name__, redact.redact(exc),
                  os.path.join(CONF.state_path, 'logs', 'provisioner.log')),
               file=sys.stderr)
         return 1

@@ -3,24 +3,24 @@
 import os
 import sys
 
-from provisioner.catalog import flavors
-from provisioner.catalog import hosts
-from provisioner.catalog import images
-from provisioner.catalog import networks
+from provisioner.catalog import api as catalog_api
 from provisioner.cmd import output
+from provisioner.cmd import token_cache
 from provisioner.compute import api as compute_api
 from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import migration
 from provisioner import exception
 from provisioner.identity import service as identity
+from provisioner import redact
+from provisioner import rpc
 from provisioner import virt
 
 INSTANCE_COLUMNS = ('id', 'name', 'vm_state', 'task_state', 'power_state', 'host',
                     'addresses')
 
 
-def _context(args):
+def _check_credentials(args):
     missing = [flag for flag, value in (('--os-username / OS_USERNAME', args.os_username),
                                         ('--os-password / OS_PASSWORD', args.os_password),
                                         ('--os-project-name / OS_PROJECT_NAME',
@@ -28,9 +28,32 @@ def _context(args):
     if missing:
         raise exception.NotAuthenticated(reason='missing credentials: %s'
                                                 % ', '.join(missing))
-    token = identity.authenticate(args.os_username, args.os_password,
-                                  args.os_project_name)
-    return identity.validate(token)
+
+
+def _context(args):
+    """The caller, all-in-one: OS_TOKEN as given, else a cached or new token."""
+    token = getattr(args, 'os_token', None)
+    if token:
+        redact.register(token)
+        return identity.validate(token)
+    _check_credentials(args)
+    return token_cache.context(args.os_username, args.os_password,
+                               args.os_project_name)
+
+
+def _compute(args):
+    """The compute API: in-process all-in-one, the engines' over RPC when distributed."""
+    if rpc.is_distributed():
+        from provisioner.engine import client
+        token = getattr(args, 'os_token', None)
+        if not token:
+            _check_credentials(args)
+            redact.register(args.os_password)
+            token = client.authenticate(args.os_username, args.os_password,
+                                        args.os_project_name)
+        redact.register(token)
+        return client.RemoteComputeAPI(token)
+    return compute_api.ComputeAPI(_context(args))
 
 
 def db_sync(args):
@@ -40,6 +63,7 @@ def db_sync(args):
 
 
 def bootstrap(args):
+    redact.register(args.password)
     ids = identity.bootstrap(args.username, args.password, args.project)
     print('Admin user %s (%s) in project %s (%s) is ready.'
           % (args.username, ids['user_id'], args.project, ids['project_id']))
@@ -48,63 +72,65 @@ def bootstrap(args):
 
 # -- catalog ----------------------------------------------------------------------
 
+def _local_driver():
+    """This host's hypervisor all-in-one; None distributed (workers plug networks)."""
+    return None if rpc.is_distributed() else virt.get_driver()
+
+
+def _catalog(args):
+    return catalog_api.CatalogAPI(_context(args), _local_driver())
+
+
 def flavor_create(args):
-    _context(args).require_role('admin')
-    output.emit(flavors.create(args.name, args.vcpus, args.ram, args.disk), args.format)
+    output.emit(_catalog(args).create_flavor(args.name, args.vcpus, args.ram, args.disk),
+                args.format)
     return 0
 
 
 def image_create(args):
-    _context(args).require_role('admin')
-    output.emit(images.create(args.name, file=args.file, kernel=args.kernel,
-                              ramdisk=args.ramdisk, disk_format=args.disk_format,
-                              cmdline=args.cmdline), args.format)
+    output.emit(_catalog(args).create_image(
+        args.name, file=args.file, kernel=args.kernel, ramdisk=args.ramdisk,
+        disk_format=args.disk_format, cmdline=args.cmdline, arch=args.architecture,
+        hypervisor_type=args.hypervisor_type, min_ram_mib=args.min_ram,
+        min_disk_gib=args.min_disk), args.format)
     return 0
 
 
 def network_create(args):
-    _context(args).require_role('admin')
-    output.emit(networks.create(virt.get_driver(), args.name, args.cidr,
-                                gateway=args.gateway, dhcp_start=args.dhcp_start,
-                                dhcp_end=args.dhcp_end), args.format)
+    output.emit(_catalog(args).create_network(
+        args.name, args.cidr, gateway=args.gateway, dhcp_start=args.dhcp_start,
+        dhcp_end=args.dhcp_end), args.format)
     return 0
 
 
 def network_delete(args):
-    _context(args).require_role('admin')
-    networks.delete(virt.get_driver(), args.name)
+    _catalog(args).delete('network', args.name)
     print('Network %s deleted.' % args.name)
     return 0
 
 
-_CATALOG = {'flavor': (flavors, ('name', 'vcpus', 'ram_mib', 'disk_gib', 'id')),
-            'image': (images, ('name', 'disk_format', 'kernel_path', 'ramdisk_path',
-                               'disk_path', 'size_bytes', 'id')),
-            'network': (networks, ('name', 'cidr', 'gateway', 'dhcp_start', 'dhcp_end',
-                                   'id')),
-            'host': (hosts, ('name', 'vcpus', 'vcpus_used', 'memory_mib',
-                             'memory_mib_used', 'disk_gib', 'disk_gib_used',
-                             'hypervisor_type', 'enabled'))}
+_COLUMNS = {'flavor': ('name', 'vcpus', 'ram_mib', 'disk_gib', 'id'),
+            'image': ('name', 'disk_format', 'kernel_path', 'ramdisk_path', 'disk_path',
+                      'size_bytes', 'id'),
+            'network': ('name', 'cidr', 'gateway', 'dhcp_start', 'dhcp_end', 'id'),
+            'host': ('name', 'availability_zone', 'alive', 'enabled', 'vcpus_used',
+                     'vcpus_capacity', 'memory_mib_used', 'memory_mib_capacity',
+                     'disk_gib_used', 'disk_gib_capacity', 'hypervisor_type', 'arch')}
 
 
 def catalog_list(args):
-    _context(args)
-    module, columns = _CATALOG[args.resource]
-    if args.resource == 'host':
-        hosts.report_capacity(CONF.host, virt.get_driver().capacity())
-    output.emit(module.list_all(), args.format, columns)
+    output.emit(_catalog(args).list(args.resource), args.format,
+                _COLUMNS[args.resource])
     return 0
 
 
 def catalog_show(args):
-    _context(args)
-    output.emit(_CATALOG[args.resource][0].show(args.name), args.format)
+    output.emit(_catalog(args).show(args.resource, args.name), args.format)
     return 0
 
 
 def catalog_delete(args):
-    _context(args).require_role('admin')
-    _CATALOG[args.resource][0].delete(args.name)
+    _catalog(args).delete(args.resource, args.name)
     print('%s %s deleted.' % (args.resource.capitalize(), args.name))
     return 0
 
@@ -121,10 +147,22 @@ def _read_user_data(path):
             raise exception.Invalid(reason='user data file %s is %d bytes; the limit '
                                            'is %d' % (path, size, limit))
         with open(path, 'rb') as f:
-            return f.read()
+            data = f.read()
     except OSError as exc:
         raise exception.Invalid(reason='cannot read user data file %s: %s'
                                        % (path, exc.strerror)) from None
+    redact.register(data)
+    return data
+
+
+def _properties(pairs):
+    properties = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition('=')
+        if not sep:
+            raise exception.Invalid(reason='property %r must be KEY=VALUE' % pair)
+        properties[key] = value
+    return properties or None
 
 
 def _report_boot(info, fmt):
@@ -161,9 +199,13 @@ def _progress(args):
 
 
 def boot(args):
-    api = compute_api.ComputeAPI(_context(args))
+    api = _compute(args)
     instance_id = api.create_instance(args.name, args.flavor, args.image, args.network,
-                                      args.volume_size, _read_user_data(args.user_data))
+                                      args.volume_size, _read_user_data(args.user_data),
+                                      availability_zone=args.availability_zone,
+                                      server_group=args.server_group,
+                                      properties=_properties(getattr(args, 'property',
+                                                                     None)))
     if args.no_wait:
         log_path = os.path.join(CONF.state_path, 'logs', 'boot-%s.log' % instance_id)
         api.start_in_background(instance_id, log_path)
@@ -171,9 +213,10 @@ def boot(args):
         if args.format == 'json':
             output.emit(info, args.format)
         else:
-            print('Boot of %s (%s) started in the background; follow it with '
-                  '"provisioner show %s". Log: %s' % (args.name, instance_id,
-                                                     instance_id, log_path))
+            where = ('the engines' if rpc.is_distributed()
+                     else 'the background (log: %s)' % log_path)
+            print('Boot of %s (%s) started in %s; follow it with "provisioner show '
+                  '%s".' % (args.name, instance_id, where, instance_id))
         return 0
     if args.format != 'json':
         print('Booting %s (%s):' % (args.name, instance_id), flush=True)
@@ -192,7 +235,7 @@ def run_boot_detached(args):
 
 
 def _resume_or_rollback(args, method):
-    api = compute_api.ComputeAPI(_context(args))
+    api = _compute(args)
     try:
         info = getattr(api, method)(args.name, progress=_progress(args))
     except KeyboardInterrupt:
@@ -219,7 +262,7 @@ def delete(args):
         print('Waiting for the boot running in process %s to finish...' % holder,
               file=sys.stderr, flush=True)
 
-    info = compute_api.ComputeAPI(_context(args)).delete(
+    info = _compute(args).delete(
         args.name, progress=_progress(args), on_wait=waiting)
     if args.format == 'json':
         output.emit(info, args.format)
@@ -229,7 +272,7 @@ def delete(args):
 
 
 def list_instances(args):
-    api = compute_api.ComputeAPI(_context(args))
+    api = _compute(args)
     rows = api.list(all_projects=args.all_projects)
     if args.format != 'json':
         for row in rows:
@@ -239,12 +282,12 @@ def list_instances(args):
 
 
 def show(args):
-    output.emit(compute_api.ComputeAPI(_context(args)).show(args.name), args.format)
+    output.emit(_compute(args).show(args.name), args.format)
     return 0
 
 
 def console(args):
-    path = compute_api.ComputeAPI(_context(args)).console(args.name)
+    path = _compute(args).console(args.name)
     if args.path:
         print(path)
         return 0

@@ -15,6 +15,8 @@ import sqlalchemy as sa
 from provisioner.catalog import common
 from provisioner.catalog import hosts
 from provisioner.compute import instances
+from provisioner.compute import quotas
+from provisioner.compute import server_groups
 from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
@@ -22,29 +24,33 @@ from provisioner.db import models
 from provisioner.engine import runner
 from provisioner import exception
 from provisioner.network import ipam
-from provisioner import validation
+from provisioner import policy
+from provisioner import schemas
 from provisioner import virt
 from provisioner.volume import volumes
 
 from taskflow import states as tf_states
 
-MAX_VOLUME_GIB = 1024
-MAX_VOLUMES = 8
+_PAST = {'resume': 'resumed', 'rollback': 'rolled back'}
 
 
 class ComputeAPI:
     """Instance operations on behalf of one authenticated RequestContext."""
 
-    def __init__(self, context):
+    def __init__(self, context, local_hypervisor=True):
         self.context = context
+        # All-in-one the boot runs on this host; an engine has no hypervisor of its
+        # own (workers report their hosts).
+        self.local_hypervisor = local_hypervisor
 
     # -- lookups ---------------------------------------------------------------
 
-    def _find(self, session, name_or_id):
-        """The caller's live instance; another project's is 'not found', not 'denied'.
+    def _find(self, session, name_or_id, action):
+        """The caller's live instance, if policy allows ``action`` on it.
 
-        Names resolve within the caller's project only (two projects may both have a
-        'web1'); an admin reaches another project's instance by its id.
+        Another project's instance is 'not found', not 'denied'. Names resolve within
+        the caller's project only (two projects may both have a 'web1'); an admin
+        reaches another project's instance by its id.
         """
         inst = models.Instance
         own = inst.project_id == self.context.project_id
@@ -59,16 +65,21 @@ class ComputeAPI:
         if len(rows) > 1:
             raise exception.Conflict(reason='More than one instance is named %s; use '
                                             'its id.' % name_or_id)
+        policy.authorize_owned(self.context, action, rows[0].project_id, 'Instance',
+                               name_or_id)
         return rows[0]
 
-    def _instance_id(self, name_or_id):
+    def _instance_id(self, name_or_id, action):
         with db_api.transaction() as session:
-            return self._find(session, name_or_id).id
+            return self._find(session, name_or_id, action).id
 
     def list(self, all_projects=False):
+        policy.authorize(self.context, 'instance:list')
         inst = models.Instance
         query = sa.select(inst).where(inst.vm_state != states.DELETED)
-        if not (all_projects and self.context.is_admin):
+        if all_projects:
+            policy.authorize(self.context, 'instance:list:all_projects')
+        else:
             query = query.where(inst.project_id == self.context.project_id)
         with db_api.transaction() as session:
             rows = session.execute(query.order_by(inst.created_at)).scalars().all()
@@ -76,7 +87,7 @@ class ComputeAPI:
         return [self._describe(instance_id) for instance_id in ids]
 
     def show(self, name_or_id):
-        return self._describe(self._instance_id(name_or_id))
+        return self._describe(self._instance_id(name_or_id, 'instance:show'))
 
     def _describe(self, instance_id):
         with db_api.transaction() as session:
@@ -97,33 +108,21 @@ class ComputeAPI:
         return info
 
     def console(self, name_or_id):
-        path = virt.get_driver().console_log_path(self._instance_id(name_or_id))
+        path = virt.get_driver().console_log_path(
+            self._instance_id(name_or_id, 'instance:console'))
         if not os.path.exists(path):
             raise exception.NotFound(kind='Console log of instance', name=name_or_id)
         return path
 
     # -- boot ------------------------------------------------------------------
 
-    def _validate_boot(self, session, name, flavor, image, networks, volume_sizes,
-                       user_data):
-        validation.name(name, 'instance name')
-        if not networks:
-            raise exception.Invalid(reason='boot needs at least one --network')
-        if len(volume_sizes) > MAX_VOLUMES:
-            raise exception.Invalid(reason='at most %d volumes per instance'
-                                           % MAX_VOLUMES)
-        for size in volume_sizes:
-            validation.positive_int(size, 'volume size (GiB)', MAX_VOLUME_GIB)
-        if user_data is not None and len(user_data) > CONF.compute.max_user_data_bytes:
-            raise exception.Invalid(reason='user data is %d bytes; the limit is %d'
-                                           % (len(user_data),
-                                              CONF.compute.max_user_data_bytes))
+    def _validate_boot(self, session, name, flavor, image, networks):
         flavor_row = common.find(session, models.Flavor, flavor, 'Flavor')
         image_row = common.find(session, models.Image, image, 'Image')
         network_ids = [common.find(session, models.Network, n, 'Network').id
                        for n in networks]
         if len(set(network_ids)) != len(network_ids):
-            raise exception.Invalid(reason='a network may be given only once')
+            raise exception.Invalid(reason='network: each may be given only once')
         taken = session.execute(sa.select(models.Instance.id).where(
             models.Instance.name == name,
             models.Instance.project_id == self.context.project_id,
@@ -134,32 +133,83 @@ class ComputeAPI:
                                             % (name, self.context.project_name))
         return flavor_row, image_row, network_ids
 
+    def _validate_placement(self, session, flavor_row, image_row, availability_zone):
+        for needed, have, what in ((image_row.min_ram_mib, flavor_row.ram_mib, 'MiB RAM'),
+                                   (image_row.min_disk_gib, flavor_row.disk_gib,
+                                    'GiB disk')):
+            if needed and have < needed:
+                raise exception.Invalid(reason='image %s needs at least %d %s; flavor '
+                                               '%s has %d' % (image_row.name, needed, what,
+                                                              flavor_row.name, have))
+        if availability_zone is not None and not session.execute(
+                sa.select(models.Host.id).where(
+                    models.Host.availability_zone == availability_zone)).first():
+            raise exception.Invalid(reason='no host is in availability zone %s'
+                                           % availability_zone)
+
+    def _record_scheduling(self, session, instance_id, flavor_row, volume_sizes,
+                           server_group):
+        """Quota and server group, in the transaction that records the instance."""
+        session.flush()  # the instance row first: both reference it
+        group_id = None
+        if server_group is not None:
+            group_id = server_groups.add_member(session, self.context, server_group,
+                                                instance_id)
+        quotas.reserve(session, self.context.project_id, instance_id,
+                       quotas.amounts_for(flavor_row.vcpus, flavor_row.ram_mib,
+                                          volume_sizes),
+                       project_name=self.context.project_name)
+        return group_id
+
     def create_instance(self, name, flavor, image, networks, volume_sizes=(),
-                        user_data=None):
-        """Validate and record a boot request with its not-yet-started flow."""
-        self.context.require_role('admin', 'member')
-        volume_sizes = list(volume_sizes)
-        # Asking the hypervisor first means "libvirtd is down" creates nothing.
-        driver = virt.get_driver()
-        driver.check_state_path()
-        hosts.report_capacity(CONF.host, driver.capacity())
+                        user_data=None, *, availability_zone=None, server_group=None,
+                        properties=None):
+        """Validate and record a boot request with its not-yet-started flow.
+
+        Quota is reserved and group membership recorded in the same transaction as
+        the instance row: a refused request leaves nothing behind.
+        """
+        policy.authorize(self.context, 'instance:boot')
+        request = schemas.validate(schemas.BOOT, {
+            'name': name, 'flavor': flavor, 'image': image, 'networks': networks,
+            'volume_sizes': list(volume_sizes), 'user_data': user_data,
+            'availability_zone': availability_zone, 'server_group': server_group,
+            'properties': properties})
+        volume_sizes = request['volume_sizes']
+        # References are checked before anything is written, even the host's capacity.
+        with db_api.transaction() as session:
+            self._validate_boot(session, name, flavor, image, networks)
+        if self.local_hypervisor:
+            # Asking the hypervisor first means "libvirtd is down" creates nothing.
+            driver = virt.get_driver()
+            driver.check_state_path()
+            hosts.report_capacity(CONF.host, driver.capacity())
         instance_id, flow_uuid = str(uuid.uuid4()), str(uuid.uuid4())
         with db_api.transaction() as session:
             flavor_row, image_row, network_ids = self._validate_boot(
-                session, name, flavor, image, networks, volume_sizes, user_data)
-            session.add(models.Instance(
+                session, name, flavor, image, networks)
+            self._validate_placement(session, flavor_row, image_row, availability_zone)
+            request_spec = {'network_ids': network_ids, 'volume_sizes': volume_sizes,
+                            'availability_zone': availability_zone}
+            instance = models.Instance(
                 id=instance_id, name=name, project_id=self.context.project_id,
                 user_id=self.context.user_id, flavor_id=flavor_row.id,
-                image_id=image_row.id, user_data=user_data,
-                request_spec={'network_ids': network_ids, 'volume_sizes': volume_sizes},
+                image_id=image_row.id, user_data=user_data, request_spec=request_spec,
+                properties=request['properties'],
                 vm_state=states.BUILDING, task_state=None, power_state=states.NOSTATE,
-                flow_uuid=flow_uuid))
+                flow_uuid=flow_uuid)
+            session.add(instance)
+            group_id = self._record_scheduling(session, instance_id, flavor_row,
+                                               volume_sizes, server_group)
+            if group_id is not None:
+                instance.request_spec = dict(request_spec, server_group_id=group_id)
         runner.prepare_boot(instance_id, flow_uuid)
         return instance_id
 
     def run_boot(self, instance_id, progress=None, rollback=False):
         with db_api.transaction() as session:
-            flow_uuid = instances.get_row(session, instance_id).flow_uuid
+            # Also the entry of `boot --no-wait`'s background half: check the caller.
+            flow_uuid = self._find(session, instance_id, 'instance:boot').flow_uuid
         runner.run_boot(instance_id, flow_uuid, progress=progress, rollback=rollback)
         return self._describe(instance_id)
 
@@ -176,30 +226,29 @@ class ComputeAPI:
 
     # -- resume, rollback, delete --------------------------------------------------
 
-    def _resumable(self, name_or_id, action):
+    def resumable(self, name_or_id, action):
+        """The id of an interrupted boot, if policy allows ``action`` (resume, rollback).
+        """
         with db_api.transaction() as session:
-            row = self._find(session, name_or_id)
+            row = self._find(session, name_or_id, 'instance:' + action)
             instance_id, vm_state, flow_uuid = row.id, row.vm_state, row.flow_uuid
         flow_state = runner.boot_flow_state(flow_uuid) if flow_uuid else None
         if vm_state != states.BUILDING or flow_state in (tf_states.SUCCESS,
                                                         tf_states.REVERTED):
             raise exception.Conflict(
                 reason='Instance %s is %s: only an interrupted boot can be %s.%s'
-                       % (name_or_id, vm_state, action,
+                       % (name_or_id, vm_state, _PAST[action],
                           ' Delete it instead.' if vm_state == states.ERROR else ''))
         return instance_id
 
     def resume(self, name_or_id, progress=None):
-        self.context.require_role('admin', 'member')
-        return self.run_boot(self._resumable(name_or_id, 'resumed'), progress)
+        return self.run_boot(self.resumable(name_or_id, 'resume'), progress)
 
     def rollback(self, name_or_id, progress=None):
-        self.context.require_role('admin', 'member')
-        instance_id = self._resumable(name_or_id, 'rolled back')
+        instance_id = self.resumable(name_or_id, 'rollback')
         return self.run_boot(instance_id, progress, rollback=True)
 
     def delete(self, name_or_id, progress=None, on_wait=None):
-        self.context.require_role('admin', 'member')
-        instance_id = self._instance_id(name_or_id)
+        instance_id = self._instance_id(name_or_id, 'instance:delete')
         runner.run_delete(instance_id, progress, on_wait)
         return self._describe(instance_id)

@@ -26,6 +26,10 @@ class BuildRequest:
     image: types.MappingProxyType  # read-only: the result is cached and shared
     network_ids: tuple
     volume_sizes: tuple
+    availability_zone: str | None = None
+    server_group_id: str | None = None
+    properties: types.MappingProxyType = dataclasses.field(
+        default_factory=lambda: types.MappingProxyType({}))
 
 
 def get_row(session, instance_id):
@@ -49,7 +53,16 @@ def build_request(instance_id):
             vcpus=flavor.vcpus, ram_mib=flavor.ram_mib, disk_gib=flavor.disk_gib,
             image=types.MappingProxyType(image_info),
             network_ids=tuple(inst.request_spec.get('network_ids', [])),
-            volume_sizes=tuple(inst.request_spec.get('volume_sizes', [])))
+            volume_sizes=tuple(inst.request_spec.get('volume_sizes', [])),
+            availability_zone=inst.request_spec.get('availability_zone'),
+            server_group_id=inst.request_spec.get('server_group_id'),
+            properties=types.MappingProxyType(dict(inst.properties or {})))
+
+
+def host_of(instance_id):
+    """The host the instance was placed on; None before its claim."""
+    with db_api.transaction() as session:
+        return get_row(session, instance_id).host
 
 
 def user_data(instance_id):

@@ -8,11 +8,14 @@ from oslo_config import cfg
 from provisioner.conf import compute
 from provisioner.conf import database
 from provisioner.conf import default
+from provisioner.conf import engine
+from provisioner.conf import identity
 from provisioner.conf import libvirt
+from provisioner.conf import scheduler
 
 CONF = cfg.CONF
 
-_AREAS = (compute, database, default, libvirt)
+_AREAS = (compute, database, default, engine, identity, libvirt, scheduler)
 
 for _area in _AREAS:
     _area.register_opts(CONF)

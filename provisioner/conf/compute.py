@@ -30,7 +30,9 @@ fault_injection_opts = [
     cfg.ListOpt('fail_after_step',
                 default=[],
                 help='TESTING ONLY. Step names whose execution raises an injected '
-                     'fault right after its side effect, to prove the rollback.'),
+                     'fault right after its side effect, to prove the rollback. '
+                     'STEP@HOST fails the step only on that host (STEP@* on every '
+                     'host), as a hypervisor failure that is rescheduled.'),
     cfg.ListOpt('crash_after_step',
                 default=[],
                 help='TESTING ONLY. Step names after whose side effect the process '

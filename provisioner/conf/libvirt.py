@@ -50,6 +50,12 @@ libvirt_opts = [
                         ('sata', 'A SATA CD-ROM (q35 machines).'),
                         ('scsi', 'A SCSI CD-ROM.')],
                help='Bus of the config drive (label config-2) attached to each guest.'),
+    cfg.StrOpt('hypervisor_user',
+               default='libvirt-qemu',
+               help='User QEMU runs as (libvirt-qemu on Debian, qemu on Fedora). '
+                    'Instance directories, disks and config drives are made 0750/0640 '
+                    'and group-owned by this user\'s group, so QEMU and the owner can '
+                    'read them and nobody else.'),
 ]
 
 

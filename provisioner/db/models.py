@@ -34,6 +34,8 @@ class User(TimestampMixin, Base):
     name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
     password_hash: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     enabled: orm.Mapped[bool] = orm.mapped_column(default=True)
+    # Tokens issued before this (a password change, a disable) are no longer valid.
+    tokens_revoked_at: orm.Mapped[datetime.datetime | None]
 
 
 class RoleAssignment(Base):
@@ -43,18 +45,6 @@ class RoleAssignment(Base):
     project_id: orm.Mapped[str] = orm.mapped_column(
         sa.ForeignKey('projects.id', ondelete='CASCADE'), primary_key=True)
     role: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
-
-
-class Token(Base):
-    """An issued token; only its SHA-256 is stored, so a database dump grants nothing."""
-
-    __tablename__ = 'tokens'
-    id_hash: orm.Mapped[str] = orm.mapped_column(sa.String(64), primary_key=True)
-    user_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('users.id', ondelete='CASCADE'))
-    project_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('projects.id', ondelete='CASCADE'))
-    expires_at: orm.Mapped[datetime.datetime]
 
 
 class Flavor(TimestampMixin, Base):
@@ -81,6 +71,11 @@ class Image(TimestampMixin, Base):
     ramdisk_sha256: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
     cmdline: orm.Mapped[str | None] = orm.mapped_column(sa.String(1024))
     size_bytes: orm.Mapped[int] = orm.mapped_column(sa.BigInteger, default=0)
+    # Scheduling properties: what a host must be for this image to run on it.
+    arch: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
+    hypervisor_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
+    min_ram_mib: orm.Mapped[int] = orm.mapped_column(default=0, server_default='0')
+    min_disk_gib: orm.Mapped[int] = orm.mapped_column(default=0, server_default='0')
 
 
 class Network(TimestampMixin, Base):
@@ -113,6 +108,9 @@ class Host(Base):
     enabled: orm.Mapped[bool] = orm.mapped_column(default=True)
     updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
         default=utcnow, onupdate=utcnow)
+    availability_zone: orm.Mapped[str] = orm.mapped_column(
+        sa.String(255), default='nova', server_default='nova')
+    disabled_reason: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
 
 
 class Instance(TimestampMixin, Base):
@@ -127,6 +125,8 @@ class Instance(TimestampMixin, Base):
     # The request as asked: network ids and volume sizes (JSON), read by the tasks.
     request_spec: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
     user_data: orm.Mapped[bytes | None] = orm.mapped_column(sa.LargeBinary)
+    # User-given key/value metadata (boot --property), served in the config drive.
+    properties: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
     host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     vm_state: orm.Mapped[str] = orm.mapped_column(sa.String(16))
     task_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
@@ -190,3 +190,81 @@ class Allocation(TimestampMixin, Base):
     vcpus: orm.Mapped[int]
     memory_mib: orm.Mapped[int]
     disk_gib: orm.Mapped[int]
+
+
+class ServerGroup(TimestampMixin, Base):
+    """Instances placed together (affinity) or on distinct hosts (anti-affinity)."""
+
+    __tablename__ = 'server_groups'
+    __table_args__ = (sa.UniqueConstraint('project_id', 'name'),)
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    policy: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+
+
+class ServerGroupMember(Base):
+    __tablename__ = 'server_group_members'
+    instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('instances.id', ondelete='CASCADE'), primary_key=True)
+    group_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('server_groups.id', ondelete='CASCADE'), index=True)
+
+
+class QuotaLimit(Base):
+    """A project's own limit for one resource; without a row the [quota] default applies."""
+
+    __tablename__ = 'quota_limits'
+    project_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('projects.id', ondelete='CASCADE'), primary_key=True)
+    resource: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
+    hard_limit: orm.Mapped[int]
+
+
+class QuotaUsage(Base):
+    """What a project's live instances hold of one resource (a counter, for atomic checks)."""
+
+    __tablename__ = 'quota_usages'
+    project_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('projects.id', ondelete='CASCADE'), primary_key=True)
+    resource: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
+    in_use: orm.Mapped[int] = orm.mapped_column(sa.BigInteger, default=0)
+
+
+class QuotaReservation(Base):
+    """What one instance counts against its project's quota; released once."""
+
+    __tablename__ = 'quota_reservations'
+    instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('instances.id', ondelete='CASCADE'), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    amounts: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
+
+
+class InstanceLease(Base):
+    """Which engine process may run an instance's flows now (distributed mode).
+
+    ``epoch`` grows with every new holder; every flow-store write of the holder is
+    conditional on (owner, epoch), so an engine that stalled past its lease cannot
+    write over the engine that took the boot over (a fencing token).
+    """
+
+    __tablename__ = 'instance_leases'
+    instance_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    owner: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    epoch: orm.Mapped[int] = orm.mapped_column(sa.BigInteger)
+    expires_at: orm.Mapped[float] = orm.mapped_column(sa.Float)
+    rollback_requested: orm.Mapped[bool] = orm.mapped_column(default=False)
+
+
+class DeferredHostStep(Base):
+    """A host-side revert or cleanup whose worker was unreachable; it replays them."""
+
+    __tablename__ = 'deferred_host_steps'
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True, autoincrement=True)
+    host: orm.Mapped[str] = orm.mapped_column(sa.String(255), index=True)
+    instance_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    task: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    payload: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)

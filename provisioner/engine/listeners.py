@@ -8,6 +8,7 @@ from taskflow import states as tf_states
 
 from provisioner.compute import instances
 from provisioner.conf import CONF
+from provisioner import redact
 
 LOG = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class EventRecorder(listener_base.Listener):
         message = None
         failure = details.get('result')
         if result == 'Error' and failure is not None:
-            message = failure.exception_str
+            message = redact.redact(failure.exception_str)
         # A step resumed from RUNNING gets no RUNNING notification (TaskFlow sees no
         # transition): its start is unknown, so it is recorded as starting now.
         started_at, began = self._open.pop(event_name, (instances.now(), None))

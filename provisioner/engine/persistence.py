@@ -18,6 +18,10 @@ Two costs of the stock SQLAlchemy backend, measured on every step of every boot:
 
 Both shortcuts rely on one writer per flow, which provisioner guarantees (a file lock
 all-in-one, a job claim distributed).
+
+Distributed, a flow run under an instance lease is *fenced*: each of its writes is
+conditional on the lease still being held (see provisioner.engine.leases), so an
+engine that lost its lease cannot write over the engine that took the boot over.
 """
 
 import collections
@@ -50,6 +54,7 @@ from taskflow.persistence.backends import impl_sqlalchemy  # noqa: E402
 from taskflow.persistence import models as tf_models  # noqa: E402
 
 from provisioner.db import api as db_api  # noqa: E402
+from provisioner.engine import leases  # noqa: E402
 
 _lock = threading.Lock()
 _backend = None
@@ -87,8 +92,33 @@ class FastConnection(impl_sqlalchemy.Connection):
         super().__init__(backend, upgrade_lock)
         self._update_atom = _prepared_update(self._tables.atomdetails, _ATOM_FIELDS)
         self._update_flow = _prepared_update(self._tables.flowdetails, _FLOW_FIELDS)
+        self._fenced_update_atom = self._update_atom.where(leases.fence_condition())
+        self._fenced_update_flow = self._update_flow.where(leases.fence_condition())
+        # flow or atom uuid -> the Lease its writes are conditional on.
+        self._fences = {}
         # atom uuid -> what was last written, progress aside; bounded for daemons.
         self._written = collections.OrderedDict()
+
+    def fence(self, flow_detail, lease):
+        """Make every later write of this flow conditional on holding ``lease``."""
+        self._fences[flow_detail.uuid] = lease
+        for atom_detail in flow_detail:
+            self._fences[atom_detail.uuid] = lease
+
+    def unfence(self, flow_detail):
+        self._fences.pop(flow_detail.uuid, None)
+        for atom_detail in flow_detail:
+            self._fences.pop(atom_detail.uuid, None)
+
+    def _execute_update(self, conn, statement, fenced_statement, params, uuid_):
+        lease = self._fences.get(uuid_)
+        if lease is None:
+            return conn.execute(statement, params).rowcount
+        updated = conn.execute(fenced_statement,
+                               dict(params, **leases.fence_params(lease))).rowcount
+        if not updated:
+            raise leases.LeaseLost(lease.instance_id)
+        return updated
 
     def update_atom_details(self, atom_detail):
         params = _params(atom_detail, _ATOM_FIELDS)
@@ -97,7 +127,9 @@ class FastConnection(impl_sqlalchemy.Connection):
             return atom_detail
         try:
             with self._engine.begin() as conn:
-                updated = conn.execute(self._update_atom, params).rowcount
+                updated = self._execute_update(conn, self._update_atom,
+                                               self._fenced_update_atom, params,
+                                               atom_detail.uuid)
         except sa.exc.SQLAlchemyError as exc:
             raise tf_exc.StorageFailure('Failed updating atom details with uuid %s'
                                         % atom_detail.uuid, exc)
@@ -120,8 +152,10 @@ class FastConnection(impl_sqlalchemy.Connection):
         atoms = self._tables.atomdetails
         try:
             with self._engine.begin() as conn:
-                updated = conn.execute(self._update_flow,
-                                       _params(flow_detail, _FLOW_FIELDS)).rowcount
+                updated = self._execute_update(conn, self._update_flow,
+                                               self._fenced_update_flow,
+                                               _params(flow_detail, _FLOW_FIELDS),
+                                               flow_detail.uuid)
                 if not updated:
                     raise tf_exc.NotFound('No flow details found with uuid %s'
                                           % flow_detail.uuid)
@@ -133,6 +167,9 @@ class FastConnection(impl_sqlalchemy.Connection):
                             if atom_detail.uuid not in stored]
                 if new_rows:
                     conn.execute(sa.insert(atoms), new_rows)
+                    lease = self._fences.get(flow_detail.uuid)
+                    if lease is not None:
+                        self._fences.update((row['uuid'], lease) for row in new_rows)
         except sa.exc.SQLAlchemyError as exc:
             raise tf_exc.StorageFailure('Failed updating flow details with uuid %s'
                                         % flow_detail.uuid, exc)
@@ -164,10 +201,16 @@ class CachedSQLAlchemyBackend(impl_sqlalchemy.SQLAlchemyBackend):
 
 
 def get_backend():
+    """The flow store, on the database engine db_api uses now.
+
+    Following db_api's engine means that switching databases (db_api.dispose())
+    can never leave the flow store writing to the previous one.
+    """
     global _backend
+    engine = db_api.get_engine()
     with _lock:
-        if _backend is None:
-            _backend = CachedSQLAlchemyBackend(db_api.get_engine())
+        if _backend is None or _backend.engine is not engine:
+            _backend = CachedSQLAlchemyBackend(engine)
         return _backend
 
 
@@ -181,6 +224,17 @@ def upgrade():
     """Create or upgrade TaskFlow's own tables (logbooks, flowdetails, atomdetails)."""
     with contextlib.closing(get_backend().get_connection()) as conn:
         conn.upgrade()
+
+
+@contextlib.contextmanager
+def fenced(flow_detail, lease):
+    """Within this block, the flow's writes fail with LeaseLost once lease is lost."""
+    connection = get_backend().get_connection()
+    connection.fence(flow_detail, lease)
+    try:
+        yield
+    finally:
+        connection.unfence(flow_detail)
 
 
 def create_flow_detail(book_name, flow_name, book_uuid, flow_uuid=None):

@@ -6,6 +6,7 @@ persisted step whether it was never started, interrupted, or is being rolled bac
 """
 
 from concurrent import futures
+import contextlib
 import logging
 import threading
 
@@ -13,13 +14,16 @@ from taskflow import engines
 from taskflow.persistence import models as tf_models
 from taskflow import states as tf_states
 from taskflow.types import failure as tf_failure
+from taskflow.utils import persistence_utils as tf_p_utils
 
 from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner.conf import CONF
+from provisioner.engine import leases
 from provisioner.engine import listeners
 from provisioner.engine import locks
 from provisioner.engine import persistence
+from provisioner.engine import remote
 from provisioner import exception
 
 from flows import boot
@@ -49,6 +53,18 @@ def prepare_boot(instance_id, flow_uuid):
 
 _executor = None
 _executor_lock = threading.Lock()
+_flows_at_once = 1
+
+
+def expect_concurrent_flows(count):
+    """Size the step pool for this many flows at once (a conductor runs many).
+
+    A step sent to a worker holds its pool thread until the worker answers, so one
+    boot's parallel steps must not wait for another boot's.
+    """
+    global _flows_at_once
+    with _executor_lock:
+        _flows_at_once = max(1, count)
 
 
 def _step_executor():
@@ -61,19 +77,34 @@ def _step_executor():
     with _executor_lock:
         if _executor is None:
             _executor = futures.ThreadPoolExecutor(
-                max_workers=CONF.compute.max_parallel_steps,
+                max_workers=CONF.compute.max_parallel_steps * _flows_at_once,
                 thread_name_prefix='provisioner-step')
         return _executor
 
 
-def _load_engine(flow_detail, instance_id):
+def _load_engine(flow_detail, instance_id, remote_steps=False):
+    store = {constants.INSTANCE_ID: instance_id}
+    backend = persistence.get_backend()
+    if remote_steps:
+        # Host-side steps go to the chosen host's worker (provisioner.engine.remote).
+        engine = remote.RemoteStepsEngine(engines.flow_from_detail(flow_detail),
+                                          flow_detail, backend,
+                                          {'executor': _step_executor()})
+        engine.storage.inject(store)
+        return engine
     options = {'engine': 'parallel', 'executor': _step_executor()}
     if CONF.compute.max_parallel_steps == 1:
         # No thread hand-offs at all: the cheapest orchestration, steps in turn.
         options = {'engine': 'serial'}
-    return engines.load_from_detail(
-        flow_detail, store={constants.INSTANCE_ID: instance_id},
-        backend=persistence.get_backend(), **options)
+    return engines.load_from_detail(flow_detail, store=store, backend=backend,
+                                    **options)
+
+
+def _ownership(instance_id, lease, wait=0, on_wait=None):
+    """All-in-one: the instance's file lock. Distributed: the lease the conductor holds."""
+    if lease is None:
+        return locks.instance_lock(instance_id, wait=wait, on_wait=on_wait)
+    return contextlib.nullcontext()
 
 
 def boot_flow_state(flow_uuid):
@@ -101,42 +132,74 @@ def _request_rollback(engine):
     engine.storage.save(constants.LIFECYCLE_GUARD, failure, tf_states.FAILURE)
 
 
-def run_boot(instance_id, flow_uuid, progress=None, rollback=False):
-    """Run (or resume, or roll back) the boot flow; return the flow's final state."""
-    with locks.instance_lock(instance_id):
+def _fenced(flow_detail, lease):
+    if lease is None:
+        return contextlib.nullcontext()
+    return persistence.fenced(flow_detail, lease)
+
+
+def run_boot(instance_id, flow_uuid, progress=None, rollback=False, lease=None,
+             on_engine=None):
+    """Run (or resume, or roll back) the boot flow; return the flow's final state.
+
+    All-in-one (no ``lease``) every step runs here under the instance's file lock.
+    A conductor passes the instance lease it holds: host-side steps then run on the
+    chosen host's worker, every flow write is fenced by the lease (LeaseLost when
+    another engine took over), and ``on_engine(engine)`` lets it suspend the run.
+    """
+    with _ownership(instance_id, lease):
         flow_detail = (persistence.get_flow_detail(flow_uuid)
                        or prepare_boot(instance_id, flow_uuid))
-        engine = _load_engine(flow_detail, instance_id)
-        engine.compile()
-        engine.prepare()
-        _record_interrupted_steps(engine, flow_detail, instance_id)
-        if rollback:
-            _request_rollback(engine)
-        with listeners.EventRecorder(engine, instance_id, progress):
-            try:
-                engine.run()
-            except Exception as exc:
-                state = engine.storage.get_flow_state()
-                if state == tf_states.REVERTED:  # the guard recorded the fault
-                    LOG.info('Boot of instance %s rolled back: %s', instance_id, exc)
-                else:  # stopped half-way: resume or rollback will pick it up
-                    LOG.exception('Boot of instance %s stopped in flow state %s',
-                                  instance_id, state)
-        return engine.storage.get_flow_state()
+        engine = _load_engine(flow_detail, instance_id, remote_steps=lease is not None)
+        with _fenced(flow_detail, lease):
+            return _run_boot_engine(engine, flow_detail, instance_id, progress,
+                                    rollback, on_engine)
 
 
-def run_delete(instance_id, progress=None, on_wait=None):
+def _run_boot_engine(engine, flow_detail, instance_id, progress, rollback, on_engine):
+    engine.compile()
+    engine.prepare()
+    _record_interrupted_steps(engine, flow_detail, instance_id)
+    if rollback:
+        _request_rollback(engine)
+    if on_engine is not None:
+        on_engine(engine)
+    with listeners.EventRecorder(engine, instance_id, progress):
+        try:
+            engine.run()
+        except leases.LeaseLost:
+            raise
+        except Exception as exc:
+            state = engine.storage.get_flow_state()
+            if state == tf_states.REVERTED:  # the guard recorded the fault
+                LOG.info('Boot of instance %s rolled back: %s', instance_id, exc)
+            else:  # stopped half-way: resume or rollback will pick it up
+                LOG.exception('Boot of instance %s stopped in flow state %s',
+                              instance_id, state)
+    return engine.storage.get_flow_state()
+
+
+def run_delete(instance_id, progress=None, on_wait=None, lease=None):
     """Tear down everything the instance owns, then forget its flows.
 
     A boot still running in another process is waited for (it ends active or rolled
-    back), as a user deleting a just-booted instance expects.
+    back), as a user deleting a just-booted instance expects. Under a conductor's
+    ``lease`` the host-side steps run on the instance's host's worker.
     """
     wait = CONF.compute.boot_timeout + 60
-    with locks.instance_lock(instance_id, wait=wait, on_wait=on_wait):
+    with _ownership(instance_id, lease, wait=wait, on_wait=on_wait):
         instances.update(instance_id, task_state=states.DELETING)
-        engine = engines.load(delete.create_flow(),
-                              store={constants.INSTANCE_ID: instance_id},
-                              engine='serial')
+        if lease is None:
+            engine = engines.load(delete.create_flow(),
+                                  store={constants.INSTANCE_ID: instance_id},
+                                  engine='serial')
+        else:
+            _book, flow_detail = tf_p_utils.temporary_flow_detail()
+            store = {constants.INSTANCE_ID: instance_id,
+                     constants.HOST: instances.host_of(instance_id)}
+            engine = remote.RemoteStepsEngine(delete.create_flow(), flow_detail, None,
+                                              {'executor': _step_executor()})
+            engine.storage.inject(store)
         with listeners.EventRecorder(engine, instance_id, progress):
             engine.run()
         persistence.destroy_logbook(instance_id)

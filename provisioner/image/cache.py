@@ -13,6 +13,7 @@ import os
 import re
 
 from provisioner import exception
+from provisioner.virt import fileperms
 
 _CHUNK = 1024 * 1024
 _SHA256 = re.compile(r'^[0-9a-f]{64}$')
@@ -31,11 +32,11 @@ class ImageCache:
     def fetch(self, image_id, source_path, sha256):
         """Return the cached, verified copy of ``source_path``; copy it if needed."""
         sha256 = (sha256 or '').lower()
-        if not _SHA256.match(sha256):
+        if not _SHA256.fullmatch(sha256):
             raise exception.ImageInvalid(
                 image=image_id, reason='its checksum %r is not a sha256 hex digest; '
                                        're-register it with a valid sha256' % sha256)
-        os.makedirs(self.base_dir, mode=0o755, exist_ok=True)
+        fileperms.private_dir(self.base_dir)
         cached = self.path_for(sha256)
         if self._verified(cached, sha256):
             return cached
@@ -105,7 +106,7 @@ class ImageCache:
                     reason='checksum mismatch for %s: expected sha256 %s, got %s; the '
                            'file changed since it was registered'
                            % (source_path, sha256, digest.hexdigest()))
-            os.chmod(tmp, 0o644)
+            fileperms.private_file(tmp)
             os.replace(tmp, cached)
         finally:
             with contextlib.suppress(FileNotFoundError):

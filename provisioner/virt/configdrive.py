@@ -25,7 +25,7 @@ def _add_file(iso, names, data):
 
 
 def build_config_drive(path, meta_data, network_data, user_data=None):
-    """Write the config drive to ``path`` atomically (mode 0644)."""
+    """Write the config drive to ``path`` atomically (mode 0640: it holds user data)."""
     iso = pycdlib.PyCdlib()
     iso.new(vol_ident=VOLUME_LABEL, joliet=3, rock_ridge='1.09')
     try:
@@ -43,7 +43,7 @@ def build_config_drive(path, meta_data, network_data, user_data=None):
                 iso.write_fp(f)
                 f.flush()
                 os.fsync(f.fileno())
-            os.chmod(tmp, 0o644)  # QEMU runs as libvirt-qemu and must read it
+            os.chmod(tmp, 0o640)  # the caller gives the hypervisor's group read
             os.replace(tmp, path)
         except BaseException:
             if os.path.exists(tmp):

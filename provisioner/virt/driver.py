@@ -28,6 +28,7 @@ from provisioner import conf as provisioner_conf
 from provisioner import exception
 from provisioner.image import cache as image_cache
 from provisioner.virt import configdrive
+from provisioner.virt import fileperms
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
 from provisioner.virt.libvirt import host as libvirt_host
@@ -53,7 +54,7 @@ def _instance_uuid(value):
 def _safe_id(kind, value):
     # IDs end up in file and libvirt names: refuse anything that could walk a path.
     value = str(value)
-    if not _SAFE_ID.match(value):
+    if not _SAFE_ID.fullmatch(value):
         raise exception.Invalid(reason='%s id %r may only contain letters, digits, '
                                        '".", "_" and "-"' % (kind, value))
     return value
@@ -105,7 +106,7 @@ class LibvirtDriver:
     def capacity(self):
         return self.host.capacity(_conf().state_path)
 
-    def check_state_path(self, hypervisor_user='libvirt-qemu'):
+    def check_state_path(self, hypervisor_user=None):
         """Refuse a state_path QEMU cannot reach, before a boot creates anything.
 
         QEMU runs as the hypervisor user and must traverse every directory above the
@@ -114,6 +115,7 @@ class LibvirtDriver:
         """
         if not _conf().libvirt.connection_uri.startswith('qemu'):
             return
+        hypervisor_user = hypervisor_user or _conf().libvirt.hypervisor_user
         try:
             user = pwd.getpwnam(hypervisor_user)
         except KeyError:
@@ -254,9 +256,10 @@ class LibvirtDriver:
 
     def create_config_drive(self, instance_uuid, meta_data, network_data,
                             user_data=None):
-        _makedirs(self.instance_dir(instance_uuid))
-        return configdrive.build_config_drive(self.config_drive_path(instance_uuid),
+        fileperms.private_dir(self.instance_dir(instance_uuid))
+        path = configdrive.build_config_drive(self.config_drive_path(instance_uuid),
                                               meta_data, network_data, user_data)
+        return fileperms.private_file(path)
 
     def delete_config_drive(self, instance_uuid):
         with contextlib.suppress(FileNotFoundError):
@@ -289,7 +292,7 @@ class LibvirtDriver:
 
     def define_domain(self, spec):
         xml = self.domain_xml(spec)
-        _makedirs(os.path.dirname(spec.console_log))
+        fileperms.private_dir(os.path.dirname(spec.console_log))
         libvirt_guest.Guest.define(self._conn(), xml)
 
     def start_domain(self, instance_uuid):

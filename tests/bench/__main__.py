@@ -1,11 +1,14 @@
-"""tox -e bench: python -m tests.bench [flow|real]..."""
+"""tox -e bench: python -m tests.bench [flow|real|scheduler|distributed]..."""
 
 import sys
 
+from tests.bench import distributed
 from tests.bench import flow_overhead
 from tests.bench import real_boot
+from tests.bench import scheduler
 
-BENCHES = {'flow': flow_overhead.run, 'real': real_boot.run}
+BENCHES = {'flow': flow_overhead.run, 'real': real_boot.run,
+           'scheduler': scheduler.run, 'distributed': distributed.run}
 
 
 def main(argv):

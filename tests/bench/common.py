@@ -9,13 +9,10 @@ import statistics
 import tempfile
 
 from provisioner.compute import api as compute_api
-from provisioner.compute import instances
 from provisioner.conf import CONF
-from provisioner.db import api as db_api
 from provisioner.db import migration
-from provisioner.engine import persistence
 from provisioner.identity import service as identity
-from provisioner import virt
+from tests import process
 
 
 def summary(samples_ms):
@@ -42,9 +39,6 @@ def deployment(connection_uri, root=None):
     try:
         yield root, compute_api.ComputeAPI(context)
     finally:
-        db_api.dispose()
-        persistence.reset()
-        virt.reset_driver()
-        instances.build_request.cache_clear()
+        process.reset_state()
         CONF.reset()
         shutil.rmtree(root, ignore_errors=True)

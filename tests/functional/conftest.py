@@ -48,7 +48,8 @@ class Cloud:
         self.config_file.write_text(
             '[DEFAULT]\nstate_path = %s\nhost = functional-host\n'
             '[libvirt]\nconnection_uri = qemu:///system\nresource_prefix = %s\n'
-            % (self.state_path, self.prefix))
+            '[token]\ncache_dir = %s\n'
+            % (self.state_path, self.prefix, root / 'token-cache'))
         self.cidr = cidr
         self.env = dict(os.environ, OS_USERNAME='admin', OS_PASSWORD='func-secret',
                         OS_PROJECT_NAME='admin', PYTHONWARNINGS='ignore')
@@ -118,13 +119,26 @@ class Cloud:
                         found.append('DHCP entry named %s' % instance['name'])
         finally:
             conn.close()
-        with sqlite3.connect(self.state_path / 'provisioner.sqlite') as db:
-            for table, what in (('ports', 'ip'), ('volumes', 'id'),
-                                ('allocations', 'host_id')):
-                found += ['%s row %s' % (table, value) for (value,) in db.execute(
-                    'SELECT %s FROM %s WHERE instance_id = ?' % (what, table),
-                    (instance['id'],))]
+        for table, what in (('ports', 'ip'), ('volumes', 'id'),
+                            ('allocations', 'host_id')):
+            found += ['%s row %s' % (table, value) for (value,) in self.query(
+                'SELECT %s FROM %s WHERE instance_id = ?' % (what, table),
+                (instance['id'],))]
         return found
+
+    def seed(self, guest_image):
+        """The admin, flavor 'tiny', image 'guest' and network 'net1' every test uses."""
+        self.cli('bootstrap', '--username', 'admin', '--password', 'func-secret',
+                 '--project', 'admin')
+        self.cli('flavor', 'create', 'tiny', '--vcpus', 1, '--ram', 128, '--disk', 1)
+        self.cli('image', 'create', 'guest', '--kernel', guest_image[0],
+                 '--ramdisk', guest_image[1])
+        self.cli('network', 'create', 'net1', '--cidr', self.cidr)
+
+    def query(self, sql, params=()):
+        """Rows of a read-only query on this cloud's database (qmark parameters)."""
+        with sqlite3.connect(self.state_path / 'provisioner.sqlite') as db:
+            return db.execute(sql, params).fetchall()
 
     def destroy_everything(self):
         """Safety net: remove every libvirt object carrying this cloud's prefix."""
@@ -167,12 +181,7 @@ def cloud(guest_image):
     root.mkdir(mode=0o755)
     cloud = Cloud(root, netutil.free_cidr())
     try:
-        cloud.cli('bootstrap', '--username', 'admin', '--password', 'func-secret',
-                  '--project', 'admin')
-        cloud.cli('flavor', 'create', 'tiny', '--vcpus', 1, '--ram', 128, '--disk', 1)
-        cloud.cli('image', 'create', 'guest', '--kernel', guest_image[0],
-                  '--ramdisk', guest_image[1])
-        cloud.cli('network', 'create', 'net1', '--cidr', cloud.cidr)
+        cloud.seed(guest_image)
         yield cloud
         for inst in json.loads(cloud.cli('list', '--format', 'json').stdout):
             cloud.cli('delete', inst['id'], check=False)

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-BOOT_STEPS = ['instance-lifecycle-guard', 'select-hosts', 'claim-resources',
+BOOT_STEPS = ['instance-lifecycle-guard', 'hold-quota', 'select-hosts', 'claim-resources',
               'fetch-image', 'create-root-disk', 'allocate-ports', 'reserve-dhcp',
               'create-volumes', 'build-config-drive', 'define-domain', 'start-domain',
               'wait-for-boot']

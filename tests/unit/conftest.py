@@ -4,22 +4,23 @@ import os
 import shutil
 import sqlite3
 
+from hypothesis import settings
 import pytest
 
-from provisioner.compute import instances
 from provisioner.conf import CONF
-from provisioner.db import api as db_api
 from provisioner.db import migration
-from provisioner.engine import persistence
 from provisioner.identity import service as identity
-from provisioner import virt
+from tests import process
+
+
+# tox runs the property tests derandomized (HYPOTHESIS_PROFILE=ci), so CI is
+# repeatable; run them without it locally to explore new examples.
+settings.register_profile('ci', derandomize=True)
+settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'default'))
 
 
 def _reset_process_state():
-    db_api.dispose()
-    persistence.reset()
-    virt.reset_driver()
-    instances.build_request.cache_clear()
+    process.reset_state()
 
 
 @pytest.fixture(scope='session')
@@ -57,3 +58,10 @@ def conf(tmp_path, schema_template):
 def admin_context():
     identity.bootstrap('admin', 'admin-secret', 'admin')
     return identity.validate(identity.authenticate('admin', 'admin-secret', 'admin'))
+
+
+@pytest.fixture(autouse=True)
+def private_token_cache(tmp_path, monkeypatch):
+    """The CLI caches tokens under $XDG_CACHE_HOME: keep each test's in its tmp_path."""
+    monkeypatch.setenv('XDG_CACHE_HOME', str(tmp_path / 'cache'))
+    return tmp_path / 'cache' / 'provisioner' / 'tokens'

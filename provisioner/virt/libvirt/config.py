@@ -7,8 +7,15 @@ Which values to choose is the designer's job, not this module's.
 
 from lxml import etree
 
+from provisioner import exception
+
 DNSMASQ_NS = 'http://libvirt.org/schemas/network/dnsmasq/1.0'
 INSTANCE_NS = 'https://provisioner.invalid/xmlns/instance/1.0'
+
+
+def _not_xml(tag, value):
+    # NUL, most control characters and lone surrogates cannot appear in XML at all.
+    return exception.Invalid(reason='<%s> cannot hold %r: not valid in XML' % (tag, value))
 
 
 def _sub(parent, tag, text=None, **attrs):
@@ -16,9 +23,15 @@ def _sub(parent, tag, text=None, **attrs):
     child = etree.SubElement(parent, tag)
     for name, value in attrs.items():
         if value is not None:
-            child.set(name, str(value))
+            try:
+                child.set(name, str(value))
+            except ValueError:
+                raise _not_xml(tag, value) from None
     if text is not None:
-        child.text = str(text)
+        try:
+            child.text = str(text)
+        except ValueError:
+            raise _not_xml(tag, text) from None
     return child
 
 
@@ -141,7 +154,10 @@ class Guest(ConfigObject):
             instance = etree.SubElement(metadata, '{%s}instance' % INSTANCE_NS,
                                         nsmap={'provisioner': INSTANCE_NS})
             name = etree.SubElement(instance, '{%s}display-name' % INSTANCE_NS)
-            name.text = self.display_name
+            try:
+                name.text = self.display_name
+            except ValueError:
+                raise _not_xml('display-name', self.display_name) from None
         _sub(domain, 'memory', self.memory_mib, unit='MiB')
         _sub(domain, 'vcpu', self.vcpus)
         self._format_os(domain)

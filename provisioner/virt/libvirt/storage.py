@@ -7,6 +7,7 @@ import libvirt
 from lxml import etree
 
 from provisioner import exception
+from provisioner.virt import fileperms
 from provisioner.virt.libvirt import config
 from provisioner.virt.libvirt import host as libvirt_host
 
@@ -24,9 +25,8 @@ def _pool_path(pool):
 
 
 def ensure_pool(conn, name, path):
-    """A started, autostarted dir pool ``name`` at ``path`` (created 0755)."""
-    os.makedirs(path, mode=0o755, exist_ok=True)
-    os.chmod(path, 0o755)  # QEMU (libvirt-qemu) must traverse it
+    """A started, autostarted dir pool ``name`` at ``path`` (0750, hypervisor's group)."""
+    fileperms.private_dir(path)  # QEMU (libvirt-qemu) must traverse it, nobody else
     pool = lookup_pool(conn, name)
     if pool is None:
         try:

@@ -13,8 +13,9 @@ from tests.unit.flows.conftest import leftovers
 
 from flows import constants as c
 
-BOOT_STEPS = [c.LIFECYCLE_GUARD, c.SELECT_HOSTS, c.CLAIM_RESOURCES, c.FETCH_IMAGE,
-              c.CREATE_ROOT_DISK, c.ALLOCATE_PORTS, c.RESERVE_DHCP, c.CREATE_VOLUMES,
+BOOT_STEPS = [c.LIFECYCLE_GUARD, c.HOLD_QUOTA, c.SELECT_HOSTS, c.CLAIM_RESOURCES,
+              c.FETCH_IMAGE, c.CREATE_ROOT_DISK, c.ALLOCATE_PORTS, c.RESERVE_DHCP,
+              c.CREATE_VOLUMES,
               c.BUILD_CONFIG_DRIVE, c.DEFINE_DOMAIN, c.START_DOMAIN, c.WAIT_FOR_BOOT,
               c.MARK_ACTIVE]
 
@@ -164,7 +165,9 @@ def test_unknown_references_create_nothing(api):
 
 def test_no_host_with_room_ends_in_error_with_the_reason(api, hypervisor):
     from provisioner.catalog import flavors
+    from provisioner.compute import quotas
     flavors.create('huge', 1, 4 * 1024 * 1024, 1)
+    quotas.set_limits(api.context.project_id, ram_mib=-1)
     instance_id = api.create_instance('big', 'huge', 'guest', ['net1'])
     info = api.run_boot(instance_id)
     assert info['vm_state'] == states.ERROR

@@ -21,7 +21,7 @@ def test_contents_label_and_names(tmp_path):
     meta = {'uuid': 'u1', 'name': '<x>&"\''}
     network = {'links': [{'id': 'eth0', 'ethernet_mac_address': '52:54:00:00:00:01'}]}
     configdrive.build_config_drive(str(path), meta, network, b'#!/bin/sh\necho hi\n')
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o644
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640  # it holds user data
     assert os.listdir(path.parent) == ['disk.config']  # no temp file left behind
 
     iso = pycdlib.PyCdlib()

@@ -8,6 +8,7 @@ import pytest
 
 from provisioner import exception
 from provisioner.image import cache as image_cache
+from provisioner.virt import fileperms
 
 DATA = b'image bytes ' * 1000
 SHA = hashlib.sha256(DATA).hexdigest()
@@ -30,8 +31,10 @@ def test_fetch_copies_and_verifies(cache, source):
     assert cached == os.path.join(cache.base_dir, SHA)
     with open(cached, 'rb') as f:
         assert f.read() == DATA
-    assert stat.S_IMODE(os.stat(cached).st_mode) == 0o644
-    assert stat.S_IMODE(os.stat(cache.base_dir).st_mode) == 0o755
+    # Only the owner and the hypervisor's group (QEMU reads base images) may read.
+    assert stat.S_IMODE(os.stat(cached).st_mode) == 0o640
+    assert stat.S_IMODE(os.stat(cache.base_dir).st_mode) == 0o750
+    assert os.stat(cached).st_gid == fileperms.hypervisor_gid()
 
 
 def test_second_fetch_trusts_the_marker(cache, source, monkeypatch):

@@ -1,0 +1,47 @@
+"""provisioner-engine: the API endpoint the CLI calls, and a conductor running boots.
+
+Run any number of them against the same database, RabbitMQ and Redis: they share the
+API topic and the jobboard, and a killed engine's boots are taken over by the others
+within ``[engine] claim_ttl`` seconds.
+"""
+
+import logging
+import sys
+
+from provisioner.cmd import daemon
+
+LOG = logging.getLogger('provisioner.engine')
+
+
+def main(argv=None):
+    daemon.setup(sys.argv[1:] if argv is None else argv, 'provisioner-engine')
+    from provisioner.conf import CONF
+    from provisioner.engine import api_service
+    from provisioner.engine import conductor
+    from provisioner.engine import jobs
+    from provisioner import rpc
+
+    stopping = daemon.stop_event()
+    daemon.wait_for('The database', daemon.check_database, stopping)
+    daemon.wait_for('RabbitMQ (transport_url)', daemon.check_broker, stopping)
+    board = daemon.wait_for('The jobboard at redis://%s' % jobs.redis_location(),
+                            jobs.get_board, stopping)
+    worker = conductor.Conductor(board)
+    server = rpc.get_server(CONF.engine.topic, worker.name,
+                            [api_service.EngineAPIEndpoint()])
+    server.start()
+    daemon.on_signals(worker.stop)
+    LOG.info('Engine %s ready: API on topic %s, jobs from board %s', worker.name,
+             CONF.engine.topic, CONF.jobboard.name)
+    try:
+        worker.run()
+    finally:
+        server.stop()
+        server.wait()
+        jobs.reset()
+        rpc.cleanup()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""provisioner-worker: run this hypervisor host's steps for the engines.
+
+One per host, named by ``[DEFAULT] host``; it needs libvirtd, the database and
+RabbitMQ. SIGTERM lets the steps it is running finish, then exits.
+"""
+
+import logging
+import sys
+
+from provisioner.cmd import daemon
+
+LOG = logging.getLogger('provisioner.worker')
+
+
+def main(argv=None):
+    daemon.setup(sys.argv[1:] if argv is None else argv, 'provisioner-worker')
+    from provisioner import rpc
+    from provisioner import virt
+    from provisioner.worker import service
+
+    stopping = daemon.stop_event()
+    daemon.wait_for('The database', daemon.check_database, stopping)
+    daemon.wait_for('RabbitMQ (transport_url)', daemon.check_broker, stopping)
+    daemon.wait_for('libvirtd', lambda: virt.get_driver().capacity(), stopping)
+    worker = service.WorkerService()
+    worker.start()
+    daemon.on_signals(worker.stop)
+    try:
+        worker.wait()
+    finally:
+        rpc.cleanup()
+    LOG.info('Worker of host %s stopped', worker.host)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

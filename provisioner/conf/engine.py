@@ -1,0 +1,92 @@
+"""[engine], [worker] and [jobboard] options: the distributed deployment.
+
+All-in-one needs none of them. With ``[DEFAULT] transport_url`` set, the CLI talks to
+provisioner-engine daemons over RPC, the engines run boots posted on the jobboard,
+and each host's provisioner-worker executes that host's steps.
+"""
+
+from oslo_config import cfg
+
+engine_opts = [
+    cfg.StrOpt('topic',
+               default='provisioner-engine',
+               help='RPC topic the engines\' API listens on; the CLI calls it.'),
+    cfg.FloatOpt('claim_ttl',
+                 default=3.0,
+                 min=1.0,
+                 help='Seconds a boot stays claimed by an engine that stopped '
+                      'heartbeating (killed, frozen, cut off). After that another '
+                      'engine takes the boot over from its last persisted step. '
+                      'Lower means faster takeover, higher tolerates longer stalls.'),
+    cfg.FloatOpt('heartbeat_interval',
+                 default=0.75,
+                 min=0.05,
+                 help='Seconds between two renewals of a running boot\'s claim and '
+                      'lease. Keep it well under claim_ttl.'),
+    cfg.FloatOpt('poll_interval',
+                 default=0.25,
+                 min=0.01,
+                 help='Seconds between two looks at the jobboard for unclaimed jobs '
+                      '(new boots, and boots whose engine stopped heartbeating).'),
+    cfg.IntOpt('max_concurrent_flows',
+               default=16,
+               min=1,
+               help='Flows (boots, rollbacks, deletes) one engine runs at once.'),
+    cfg.IntOpt('api_timeout',
+               default=60,
+               min=1,
+               help='Seconds the CLI waits for an engine to answer one API call.'),
+]
+
+worker_opts = [
+    cfg.StrOpt('topic',
+               default='provisioner-worker',
+               help='RPC topic of the workers; each listens with server=<its host>.'),
+    cfg.IntOpt('task_timeout',
+               default=900,
+               min=1,
+               help='Longest a host-side step (an image copy, say) may run on a '
+                    'worker before the engine gives up on it.'),
+    cfg.IntOpt('heartbeat_timeout',
+               default=10,
+               min=2,
+               help='A worker executing a step reports that it is alive; when it '
+                    'has not for this many seconds (it died, or never got the '
+                    'step), the step fails. Bounds how long a dead worker can '
+                    'hold a boot (times step_attempts).'),
+    cfg.IntOpt('step_attempts',
+               default=2,
+               min=1,
+               help='Times the engine sends a host-side step before giving up on '
+                    'an unanswered call. Steps are idempotent, so sending again is '
+                    'safe, and it rides out a broker restart that lost the message '
+                    'or its reply.'),
+    cfg.IntOpt('report_interval',
+               default=10,
+               min=1,
+               help='Seconds between two reports of this host\'s capacity, usage '
+                    'and liveness. Keep it well under [scheduler] host_down_time, '
+                    'after which a silent host is not scheduled onto.'),
+]
+
+jobboard_opts = [
+    cfg.StrOpt('url',
+               default='redis://127.0.0.1:6379/0',
+               secret=True,
+               help='Redis holding the jobboard: redis://[:password@]host:port/db. '
+                    'Secret because it may carry a password.'),
+    cfg.StrOpt('name',
+               default='provisioner',
+               help='Name of the jobboard (its Redis key namespace); engines sharing '
+                    'work use the same one.'),
+]
+
+
+def register_opts(conf):
+    conf.register_opts(engine_opts, group='engine')
+    conf.register_opts(worker_opts, group='worker')
+    conf.register_opts(jobboard_opts, group='jobboard')
+
+
+def list_opts():
+    return {'engine': engine_opts, 'worker': worker_opts, 'jobboard': jobboard_opts}

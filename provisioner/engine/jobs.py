@@ -1,0 +1,90 @@
+"""The jobboard (Redis): where the engine API posts boots and conductors claim them.
+
+A job names an action on an instance (``boot`` or ``delete``) and nothing else: the
+flow itself is in the database, so any engine can run it from its last step.
+"""
+
+import logging
+import threading
+import urllib.parse
+
+from taskflow.jobs.backends import impl_redis
+
+from provisioner.conf import CONF
+from provisioner.engine import persistence
+
+LOG = logging.getLogger(__name__)
+
+BOOT = 'boot'
+DELETE = 'delete'
+
+_lock = threading.Lock()
+_board = None
+
+
+def _redis_conf(url):
+    parsed = urllib.parse.urlsplit(url)
+    if parsed.scheme != 'redis':
+        raise ValueError('[jobboard] url must be redis://host:port/db, not %s://'
+                         % parsed.scheme)
+    conf = {'host': parsed.hostname or '127.0.0.1', 'port': parsed.port or 6379,
+            'db': int(parsed.path.strip('/') or 0), 'namespace': CONF.jobboard.name,
+            'socket_timeout': 5.0, 'socket_connect_timeout': 5.0}
+    if parsed.password:
+        conf['password'] = urllib.parse.unquote(parsed.password)
+    return conf
+
+
+def redis_location():
+    """host:port/db of the jobboard, for messages (never the password)."""
+    conf = _redis_conf(CONF.jobboard.url)
+    return '%s:%s/%s' % (conf['host'], conf['port'], conf['db'])
+
+
+def get_board():
+    """The process's connected jobboard."""
+    global _board
+    with _lock:
+        if _board is None:
+            board = impl_redis.RedisJobBoard(CONF.jobboard.name,
+                                             _redis_conf(CONF.jobboard.url),
+                                             persistence=persistence.get_backend())
+            board.connect()
+            _board = board
+        return _board
+
+
+def reset():
+    global _board
+    with _lock:
+        board, _board = _board, None
+    if board is not None:
+        board.close()
+
+
+def job_name(action, instance_id):
+    return '%s-%s' % (action, instance_id)
+
+
+def find(action, instance_id):
+    """The pending job for this action on this instance, or None."""
+    name = job_name(action, instance_id)
+    for job in get_board().iterjobs(ensure_fresh=True):
+        if job.name == name:
+            return job
+    return None
+
+
+def post(action, instance_id, new=False):
+    """Post the job unless one for the same action and instance is pending.
+
+    ``new``: the instance was just created, so there is nothing to look for (looking
+    reads every pending job).
+    """
+    existing = None if new else find(action, instance_id)
+    if existing is not None:
+        return existing
+    job = get_board().post(job_name(action, instance_id),
+                           details={'action': action, 'instance_id': instance_id})
+    LOG.info('Posted job %s (%s)', job.name, job.uuid)
+    return job

@@ -1,0 +1,100 @@
+"""oslo.messaging plumbing: one transport per process, threads only.
+
+Distributed mode is on when ``[DEFAULT] transport_url`` is set: the CLI then calls the
+engines' API, and the engines send host-side steps to each host's worker. Creating and
+tearing down a transport costs about a second, so each process keeps one for life.
+"""
+
+import threading
+
+from provisioner.conf import CONF
+
+_lock = threading.Lock()
+_transport = None
+_clients = {}
+
+# Errors the CLI receives from an engine keep their type, hence exit code and message.
+_ALLOWED_REMOTE_EXMODS = ['provisioner.exception', 'provisioner.compute.quotas']
+
+
+def messaging():
+    # oslo.messaging imports oslo.service, which defaults to eventlet; provisioner
+    # runs on threads only, so pick the threading backend before the import.
+    from oslo_service import backend
+    backend.init_backend(backend.BackendType.THREADING)
+    import oslo_messaging
+    return oslo_messaging
+
+
+def _register_transport_opts():
+    messaging()
+    from oslo_messaging import opts as messaging_opts
+    for group, opts in messaging_opts.list_opts():
+        if group is None:
+            CONF.register_opts(opts)
+            return next(opt.default for opt in opts if opt.name == 'transport_url')
+
+
+def is_distributed():
+    """True when a transport_url is configured: engines and workers do the work.
+
+    oslo.messaging's own default ('rabbit://') does not count unless a config file
+    says it: all-in-one is the default, and needs no broker.
+    """
+    from oslo_config import cfg
+    default = _register_transport_opts()
+    value = CONF.transport_url
+    if not value:
+        return False
+    # The location alone is not enough: it still says "override" after CONF.reset().
+    return (value != default
+            or CONF.get_location('transport_url').location == cfg.Locations.user)
+
+
+def get_transport():
+    global _transport
+    with _lock:
+        if _transport is None:
+            _register_transport_opts()
+            _transport = messaging().get_rpc_transport(
+                CONF, allowed_remote_exmods=_ALLOWED_REMOTE_EXMODS)
+        return _transport
+
+
+def get_client(topic, server=None, timeout=None, call_monitor_timeout=None):
+    """A cached RPC client; ``prepare()`` it for per-call routing and timeouts."""
+    key = (topic, server, timeout, call_monitor_timeout)
+    with _lock:
+        client = _clients.get(key)
+    if client is None:
+        oslo_messaging = messaging()
+        target = oslo_messaging.Target(topic=topic, server=server)
+        client = oslo_messaging.get_rpc_client(
+            get_transport(), target, timeout=timeout,
+            call_monitor_timeout=call_monitor_timeout)
+        with _lock:
+            client = _clients.setdefault(key, client)
+    return client
+
+
+def get_server(topic, server, endpoints):
+    """An RPC server on topic (and topic.server) dispatching to endpoints on threads."""
+    oslo_messaging = messaging()
+    target = oslo_messaging.Target(topic=topic, server=server)
+    return oslo_messaging.get_rpc_server(get_transport(), target, endpoints,
+                                         executor='threading')
+
+
+def messaging_errors():
+    """The exception types meaning 'the other side did not answer'."""
+    oslo_messaging = messaging()
+    return (oslo_messaging.MessagingTimeout, oslo_messaging.MessageDeliveryFailure)
+
+
+def cleanup():
+    global _transport
+    with _lock:
+        transport, _transport = _transport, None
+        _clients.clear()
+    if transport is not None:
+        transport.cleanup()

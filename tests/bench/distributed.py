@@ -1,0 +1,170 @@
+"""Distributed mode: takeover after kill -9, boot throughput, RPC cost per step.
+
+Two engines and two workers run as the real daemons against this machine's
+PostgreSQL, RabbitMQ and Redis (tests/deployment.py); the workers' hypervisor is
+libvirt's test:/// driver, so what is measured is provisioner's own machinery.
+"""
+
+import concurrent.futures
+import os
+import pathlib
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+from tests.bench import common
+from tests import deployment
+
+ENGINES = ('bench-engine-a', 'bench-engine-b')
+WORKERS = ('bench-worker-a', 'bench-worker-b')
+BOOTS = 100
+CLIENT_THREADS = 8
+TAKEOVERS = 7
+
+
+def _cli(dep, *args):
+    env = dict(dep.env, OS_USERNAME='admin', OS_PASSWORD='bench-secret',
+               OS_PROJECT_NAME='admin')
+    subprocess.run([sys.executable, '-m', 'provisioner.cmd.cli', '--config-file',
+                    str(dep.config_file)] + [str(a) for a in args],
+                   check=True, env=env, cwd=deployment.REPO, capture_output=True)
+
+
+def _prepare(dep, root):
+    kernel = root / 'vmlinuz'
+    kernel.write_bytes(b'kernel')
+    _cli(dep, 'db-sync')
+    _cli(dep, 'bootstrap', '--username', 'admin', '--password', 'bench-secret',
+         '--project', 'admin')
+    _cli(dep, 'flavor', 'create', 'nano', '--vcpus', 1, '--ram', 64, '--disk', 1)
+    _cli(dep, 'image', 'create', 'guest', '--kernel', kernel)
+    _cli(dep, 'network', 'create', 'net1', '--cidr', '10.213.0.0/16')
+    _cli(dep, 'quota', 'set', '--instances', 10000, '--vcpus', 10000, '--ram', 10 ** 7,
+         '--volumes-gib', 10 ** 6)
+    for host in WORKERS:
+        node = root / ('%s.xml' % host)
+        node.write_text('<node/>')
+        dep.start('worker', host, '[libvirt]\nconnection_uri = test://%s\n' % node)
+        # test:/// hosts are small; the bench measures the machinery, not capacity.
+        _cli(dep, 'host', 'set', host, '--ram-allocation-ratio', 100,
+             '--cpu-allocation-ratio', 100, '--disk-allocation-ratio', 100)
+
+
+def _client(dep):
+    """This process as a CLI: the engine API over RPC, with a token."""
+    from provisioner.conf import CONF
+    from provisioner.engine import client
+    CONF(['--config-file', str(dep.config_file)], project='provisioner')
+    token = client.authenticate('admin', 'bench-secret', 'admin')
+    return client.RemoteComputeAPI(token)
+
+
+def _states(dep, ids):
+    rows = dep.query('SELECT vm_state, count(*) FROM instances WHERE id = ANY(?) '
+                     'GROUP BY vm_state', (list(ids),))
+    return dict(rows)
+
+
+def _wait_done(dep, ids, timeout=600):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = _states(dep, ids)
+        if not states.get('building'):
+            return states
+        time.sleep(0.05)
+    raise RuntimeError('boots still building after %d s: %s' % (timeout, states))
+
+
+def throughput(dep, api):
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(CLIENT_THREADS) as pool:
+        ids = list(pool.map(lambda n: api.create_instance('tp-%d' % n, 'nano', 'guest',
+                                                          ['net1']), range(BOOTS)))
+    posted = time.monotonic() - started
+    states = _wait_done(dep, ids)
+    elapsed = time.monotonic() - started
+    print('boots through 2 engines + 2 workers (test:///): %d in %.1f s = %.1f boots/s '
+          '(requests accepted in %.1f s); end states %s'
+          % (BOOTS, elapsed, BOOTS / elapsed, posted, states), flush=True)
+    for fault, count in dep.query('SELECT fault, count(*) FROM instances WHERE '
+                                  "vm_state = 'error' GROUP BY fault"):
+        print('  %d ended in error: %s' % (count, fault))
+
+
+def takeover(dep, api):
+    """kill -9 the engine running a boot; time until the other engine finishes it."""
+    survivor, doomed = ENGINES
+    for host in ENGINES:
+        dep.stop(host)
+    # The survivor only conducts (its API topic is elsewhere): frozen, it must not
+    # hold the API calls the doomed engine is to answer.
+    dep.start('engine', survivor, '[engine]\ntopic = %s-idle\n' % dep.board)
+    samples = []
+    for n in range(TAKEOVERS):
+        os.kill(dep.processes[survivor].pid, signal.SIGSTOP)  # let the doomed one claim
+        dep.start('engine', doomed, '[fault_injection]\ncrash_after_step = create-volumes\n')
+        instance_id = api.create_instance('to-%d-%s' % (n, uuid.uuid4().hex[:6]), 'nano',
+                                          'guest', ['net1'], [1])
+        assert dep.wait_exit(doomed) == -signal.SIGKILL
+        killed = time.monotonic()
+        os.kill(dep.processes[survivor].pid, signal.SIGCONT)
+        states = _wait_done(dep, [instance_id])
+        samples.append((time.monotonic() - killed) * 1000)
+        assert states == {'active': 1}, states
+    print('takeover after kill -9 (claim_ttl default), kill to active: %s'
+          % common.summary(samples), flush=True)
+
+
+def rpc_step_cost(dep):
+    """One host-side step through the RPC executor vs. in-process, both no-ops."""
+    from provisioner.conf import CONF
+    from provisioner.engine import remote
+    from provisioner import virt
+    from flows.tasks import domain_tasks
+    task = domain_tasks.DestroyDomain('destroy-domain')
+    payload = {'task': remote.task_path(task), 'name': task.name}
+    remote_ms = []
+    for _ in range(200):
+        args = dict(payload, arguments={'instance_id': str(uuid.uuid4())})
+        began = time.perf_counter()
+        remote.RemoteTaskExecutor._call(remote.EXECUTE, WORKERS[0], args)
+        remote_ms.append((time.perf_counter() - began) * 1000)
+    with tempfile.TemporaryDirectory() as tmp:
+        node = pathlib.Path(tmp) / 'node.xml'
+        node.write_text('<node/>')
+        CONF.set_override('connection_uri', 'test://%s' % node, 'libvirt')
+        virt.reset_driver()
+        local_ms = []
+        for _ in range(200):
+            began = time.perf_counter()
+            task.execute(str(uuid.uuid4()))
+            local_ms.append((time.perf_counter() - began) * 1000)
+    print('host-side step, in-process: %s' % common.summary(local_ms))
+    print('host-side step through the RPC executor: %s; overhead %.2f ms per step'
+          % (common.summary(remote_ms),
+             statistics.median(remote_ms) - statistics.median(local_ms)), flush=True)
+
+
+def run():
+    root = pathlib.Path(tempfile.mkdtemp(prefix='provisioner-bench-dist-'))
+    try:
+        dep = deployment.Deployment(root, root / 'state', 'test:///default', 'pbd')
+    except (deployment.Unavailable, ImportError) as exc:
+        print('skipped: %s' % exc)
+        return
+    try:
+        _prepare(dep, root)
+        for host in ENGINES:
+            dep.start('engine', host)
+        api = _client(dep)
+        rpc_step_cost(dep)
+        throughput(dep, api)
+        takeover(dep, api)
+    finally:
+        dep.destroy(os.environ.get('PROVISIONER_BENCH_LOG_DIR'))
+        import shutil
+        shutil.rmtree(root, ignore_errors=True)

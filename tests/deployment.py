@@ -1,0 +1,170 @@
+"""A private distributed deployment on this machine's services, for tests and benches.
+
+Its own PostgreSQL database, RabbitMQ exchange and topics (queues auto-deleted), Redis
+jobboard namespace; engines and workers run as the real daemons in subprocesses under
+host names of their own. ``destroy()`` removes all of it.
+"""
+
+import contextlib
+import os
+import pathlib
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+PG_ADMIN_DSN = os.environ.get('PROVISIONER_TEST_PG',
+                              'postgresql://postgres@127.0.0.1/postgres')
+RABBIT_URL = os.environ.get('PROVISIONER_TEST_RABBIT',
+                            'rabbit://guest:guest@127.0.0.1:5672/')
+REDIS_URL = os.environ.get('PROVISIONER_TEST_REDIS', 'redis://127.0.0.1:6379/0')
+READY = {'engine': 'ready: API on topic', 'worker': 'serving'}
+
+
+class Unavailable(Exception):
+    """A service this deployment needs is not reachable here."""
+
+
+def _pg_admin(sql):
+    import psycopg2
+    try:
+        conn = psycopg2.connect(PG_ADMIN_DSN)
+    except psycopg2.OperationalError as exc:
+        raise Unavailable('PostgreSQL is not reachable at %s: %s' % (PG_ADMIN_DSN, exc))
+    conn.autocommit = True
+    try:
+        conn.cursor().execute(sql)
+    finally:
+        conn.close()
+
+
+def database_url(name):
+    """SQLAlchemy URL of database ``name`` on the server of PG_ADMIN_DSN."""
+    server = PG_ADMIN_DSN.rsplit('/', 1)[0].replace('postgresql://',
+                                                    'postgresql+psycopg2://', 1)
+    return '%s/%s' % (server, name)
+
+
+@contextlib.contextmanager
+def throwaway_database(prefix):
+    """A new PostgreSQL database for one test or bench run, dropped after it."""
+    name = '%s_%s' % (prefix, secrets.token_hex(4))
+    _pg_admin('CREATE DATABASE %s' % name)
+    try:
+        yield database_url(name)
+    finally:
+        _pg_admin('DROP DATABASE IF EXISTS %s WITH (FORCE)' % name)
+
+
+def _redis():
+    import redis
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.ping()
+    except redis.exceptions.ConnectionError as exc:
+        raise Unavailable('Redis is not reachable at %s: %s' % (REDIS_URL, exc))
+    return client
+
+
+class Deployment:
+    def __init__(self, root, state_path, libvirt_uri, prefix, env=None, extra_conf=''):
+        self.root = pathlib.Path(root)
+        self.tag = secrets.token_hex(4)
+        self.db_name = 'provisioner_test_%s' % self.tag
+        self.board = 'provisioner-test-%s' % self.tag
+        self.dsn = 'postgresql://postgres@127.0.0.1/%s' % self.db_name
+        self.env = dict(env or os.environ)
+        self.processes = {}
+        self.config_file = self.root / 'provisioner.conf'
+        self.config_file.write_text(
+            '[DEFAULT]\nstate_path = %(state)s\nhost = cli-host\n'
+            'transport_url = %(rabbit)s\ncontrol_exchange = %(board)s\n'
+            '[database]\nconnection = %(db)s\n'
+            '[jobboard]\nurl = %(redis)s\nname = %(board)s\n'
+            '[engine]\ntopic = %(board)s-engine\n'
+            '[worker]\ntopic = %(board)s-worker\nheartbeat_timeout = 5\n'
+            'report_interval = 2\n'
+            # Reply queues are never auto-deleted; an exited CLI's expires in 5 s.
+            '[oslo_messaging_rabbit]\namqp_auto_delete = true\n'
+            'rabbit_transient_queues_ttl = 5\n'
+            '[libvirt]\nconnection_uri = %(uri)s\nresource_prefix = %(prefix)s\n%(extra)s'
+            % {'state': state_path, 'rabbit': RABBIT_URL, 'board': self.board,
+               'db': database_url(self.db_name), 'redis': REDIS_URL, 'prefix': prefix,
+               'uri': libvirt_uri, 'extra': extra_conf})
+        self._redis = _redis()
+        _pg_admin('CREATE DATABASE %s' % self.db_name)
+
+    # -- daemons ---------------------------------------------------------------------
+
+    def log_path(self, host):
+        return self.root / ('%s.log' % host)
+
+    def start(self, kind, host, extra_conf='', wait=True):
+        """Start provisioner-<kind> as host; wait until it says it is ready."""
+        conf = self.root / ('%s.conf' % host)
+        conf.write_text('[DEFAULT]\nhost = %s\n%s' % (host, extra_conf))
+        with open(self.log_path(host), 'ab') as log:
+            since = log.tell()  # a restarted daemon appends: only its own lines count
+            proc = subprocess.Popen(
+                [sys.executable, '-m', 'provisioner.cmd.%s' % kind, '--config-file',
+                 str(self.config_file), '--config-file', str(conf)],
+                stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=REPO)
+        self.processes[host] = proc
+        if wait:
+            self.wait_for_log(host, READY[kind], since)
+        return proc
+
+    def wait_for_log(self, host, text, since=0, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with open(self.log_path(host), 'rb') as log:
+                log.seek(since)
+                if text in log.read().decode(errors='replace'):
+                    return
+            if self.processes[host].poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError('%s never logged %r:\n%s'
+                             % (host, text, self.log_path(host).read_text()[-5000:]))
+
+    def stop(self, host, sig=signal.SIGTERM, timeout=60):
+        proc = self.processes.pop(host)
+        if proc.poll() is None:
+            proc.send_signal(sig)
+        return proc.wait(timeout=timeout)
+
+    def wait_exit(self, host, timeout=120):
+        return self.processes.pop(host).wait(timeout=timeout)
+
+    def stop_all(self):
+        for host in list(self.processes):
+            try:
+                self.stop(host, timeout=30)
+            except subprocess.TimeoutExpired:
+                self.stop(host, signal.SIGKILL)
+
+    # -- state -----------------------------------------------------------------------
+
+    def query(self, sql, params=()):
+        """Rows of a query on the deployment's database (qmark parameters)."""
+        import psycopg2
+        conn = psycopg2.connect(self.dsn)
+        try:
+            with conn.cursor() as cursor:
+                cursor.execute(sql.replace('?', '%s'), params)
+                return cursor.fetchall()
+        finally:
+            conn.close()
+
+    def destroy(self, keep_logs_in=None):
+        self.stop_all()
+        if keep_logs_in:  # the daemons' logs, for a failure seen in CI
+            for log in self.root.glob('*.log'):
+                shutil.copy(log, pathlib.Path(keep_logs_in) / ('%s-%s' % (self.tag,
+                                                                          log.name)))
+        for key in self._redis.scan_iter(match='%s*' % self.board):
+            self._redis.delete(key)
+        _pg_admin('DROP DATABASE IF EXISTS %s WITH (FORCE)' % self.db_name)

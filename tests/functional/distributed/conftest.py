@@ -1,0 +1,107 @@
+"""A private distributed deployment on this machine's real services, driven by the CLI.
+
+See tests/deployment.py: its own PostgreSQL database, RabbitMQ exchange and topics,
+Redis jobboard namespace, and the real daemons; guests on the real libvirtd.
+Everything is removed at the end.
+"""
+
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import time
+
+import pytest
+
+from tests import deployment
+from tests.functional import conftest as base
+from tests import netutil
+
+MAIN_ENGINE = 'func-engine-main'
+
+
+class DistributedCloud(base.Cloud):
+    """Engines and workers as daemons; the CLI talks to them over RabbitMQ."""
+
+    def __init__(self, root, cidr):
+        super().__init__(root, cidr)
+        try:
+            self.deployment = deployment.Deployment(root, self.state_path,
+                                                    'qemu:///system', self.prefix,
+                                                    env=self.env)
+        except (deployment.Unavailable, ImportError) as exc:
+            pytest.skip(str(exc))
+        self.config_file = self.deployment.config_file
+
+    def __getattr__(self, name):
+        # start, stop, wait_exit, wait_for_log, log_path, processes...
+        if name == 'deployment':
+            raise AttributeError(name)
+        return getattr(self.deployment, name)
+
+    def query(self, sql, params=()):
+        return self.deployment.query(sql, params)
+
+    def wait_for_state(self, name, states, timeout=180):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            instance = self.show(name)
+            if instance['vm_state'] in states:
+                return instance
+            time.sleep(0.3)
+        raise AssertionError('%s stayed %s' % (name, instance['vm_state']))
+
+    def ensure_engine(self):
+        """Start the main engine unless it runs; True when this call started it."""
+        if MAIN_ENGINE in self.processes:
+            return False
+        self.start('engine', MAIN_ENGINE)
+        return True
+
+
+@pytest.fixture(scope='session')
+def dcloud(guest_image):
+    base._libvirt_connection().close()
+    root = pathlib.Path('/var/lib') / ('provisioner-test-%s' % secrets.token_hex(4))
+    root.mkdir(mode=0o755)
+    cloud = None
+    try:
+        cloud = DistributedCloud(root, netutil.free_cidr())
+        cloud.cli('db-sync')
+        cloud.seed(guest_image)
+        for host in ('func-worker-a', 'func-worker-b'):
+            cloud.start('worker', host)
+        yield cloud
+        cloud.ensure_engine()
+        for inst in json.loads(cloud.cli('list', '--format', 'json').stdout):
+            cloud.cli('delete', inst['id'], check=False)
+    finally:
+        if cloud is not None:
+            cloud.deployment.destroy(os.environ.get('PROVISIONER_TEST_LOG_DIR'))
+            cloud.destroy_everything()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def engine(dcloud):
+    """One healthy engine for the test (stopped with SIGTERM after it)."""
+    dcloud.ensure_engine()
+    yield MAIN_ENGINE
+    assert dcloud.stop(MAIN_ENGINE) == 0, dcloud.log_path(MAIN_ENGINE).read_text()[-3000:]
+
+
+@pytest.fixture
+def dbooted(dcloud):
+    """Names of instances a test boots; deleted (and checked clean) after it."""
+    names = []
+    yield names
+    started = dcloud.ensure_engine()
+    for name in names:
+        result = dcloud.cli('show', name, '--format', 'json', check=False)
+        if result.returncode == 0:
+            instance = json.loads(result.stdout)
+            dcloud.cli('delete', instance['id'])
+            assert dcloud.leftovers(instance) == []
+    if started:
+        dcloud.stop(MAIN_ENGINE)

@@ -1,0 +1,57 @@
+"""Instance leases and the fenced flow store: two engines never run one boot."""
+
+import time
+
+import pytest
+
+from provisioner.engine import leases
+from provisioner.engine import persistence
+from provisioner.engine import runner
+
+INSTANCE = '2b1c43f4-0000-4000-8000-000000000001'
+
+
+def test_a_held_lease_cannot_be_taken_until_it_expires():
+    first = leases.acquire(INSTANCE, 'engine-a', ttl=60)
+    assert first.epoch == 1
+    assert leases.acquire(INSTANCE, 'engine-b', ttl=60) is None
+
+
+def test_an_expired_lease_goes_to_the_next_engine_with_a_new_epoch():
+    first = leases.acquire(INSTANCE, 'engine-a', ttl=0.01)
+    time.sleep(0.05)
+    second = leases.acquire(INSTANCE, 'engine-b', ttl=60)
+    assert (second.owner, second.epoch) == ('engine-b', first.epoch + 1)
+    with pytest.raises(leases.LeaseLost):
+        leases.renew(first, ttl=60)  # the stalled engine learns it lost the boot
+    assert leases.renew(second, ttl=60) is False
+
+
+def test_release_hands_the_lease_over_at_once():
+    first = leases.acquire(INSTANCE, 'engine-a', ttl=60)
+    leases.release(first)
+    assert leases.acquire(INSTANCE, 'engine-b', ttl=60).epoch == 2
+
+
+def test_rollback_request_reaches_the_holder_and_later_holders():
+    leases.request_rollback(INSTANCE)  # before any engine holds it
+    held = leases.acquire(INSTANCE, 'engine-a', ttl=60)
+    assert leases.rollback_requested(INSTANCE)
+    assert leases.renew(held, ttl=60) is True
+
+
+def test_fenced_flow_writes_fail_once_another_engine_holds_the_lease(
+        admin_context, conf):
+    flow_uuid = '6d0c43f4-0000-4000-8000-000000000002'
+    flow_detail = runner.prepare_boot(INSTANCE, flow_uuid)
+    stale = leases.acquire(INSTANCE, 'engine-a', ttl=0.01)
+    connection = persistence.get_backend().get_connection()
+    with persistence.fenced(flow_detail, stale):
+        flow_detail.state = 'RUNNING'
+        connection.update_flow_details(flow_detail)  # still held: written
+        time.sleep(0.05)
+        leases.acquire(INSTANCE, 'engine-b', ttl=60)
+        flow_detail.state = 'FAILURE'
+        with pytest.raises(leases.LeaseLost):
+            connection.update_flow_details(flow_detail)
+    assert persistence.get_flow_detail(flow_uuid).state == 'RUNNING'

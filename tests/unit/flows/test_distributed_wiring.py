@@ -1,0 +1,121 @@
+"""Conductor, RPC executor and worker wired together in-process (fake:// transport).
+
+The real pieces talk through oslo.messaging's in-memory driver: the conductor runs a
+boot job, host-side steps travel to the worker endpoint and back, failures keep their
+type and message, and the job ends as the flow ended.
+"""
+
+import threading
+import time
+import uuid
+
+from taskflow.types import failure as tf_failure
+import pytest
+
+from provisioner.compute import api as compute_api
+from provisioner.engine import conductor
+from provisioner.engine import jobs
+from provisioner.engine import remote
+from provisioner import rpc
+from provisioner.worker import endpoint
+from provisioner.worker import service
+from tests.unit.flows.conftest import boot_request
+
+
+class FakeJob:
+    def __init__(self, name, details):
+        self.name, self.details, self.uuid = name, details, str(uuid.uuid4())
+        self.owner = None
+
+    def extend_expiry(self, ttl):
+        pass
+
+
+class FakeBoard:
+    """The jobboard's contract, in memory: post, claim, consume, trash, abandon."""
+
+    def __init__(self):
+        self.jobs, self.trashed, self.consumed = [], [], []
+
+    def post(self, name, details):
+        job = FakeJob(name, details)
+        self.jobs.append(job)
+        return job
+
+    def iterjobs(self, only_unclaimed=False, ensure_fresh=False):
+        return [j for j in self.jobs if not (only_unclaimed and j.owner)]
+
+    def claim(self, job, who, expiry=None):
+        job.owner = who
+
+    def consume(self, job, who):
+        self.jobs.remove(job)
+        self.consumed.append(job.name)
+
+    def trash(self, job, who):
+        self.jobs.remove(job)
+        self.trashed.append(job.name)
+
+    def abandon(self, job, who):
+        job.owner = None
+
+
+@pytest.fixture
+def cluster(conf, catalog, admin_context):
+    """A worker for this host served over fake://, and an engine-side compute API."""
+    rpc.is_distributed()  # registers transport_url
+    conf.set_override('transport_url', 'fake:///')
+    conf.set_override('heartbeat_timeout', 5, 'worker')
+    worker = service.WorkerService()
+    worker.start()
+    waiter = threading.Thread(target=worker.wait)
+    waiter.start()
+    yield compute_api.ComputeAPI(admin_context)
+    worker.stop()
+    waiter.join()
+    rpc.cleanup()
+
+
+def _run_job(board, instance_id):
+    job = board.post(jobs.job_name(jobs.BOOT, instance_id),
+                     {'action': jobs.BOOT, 'instance_id': instance_id})
+    engine = conductor.Conductor(board)
+    board.claim(job, engine.name)
+    engine._work(conductor._Run(job))
+
+
+def test_a_boot_job_runs_host_steps_on_the_worker_and_is_consumed(cluster):
+    board = FakeBoard()
+    instance_id = boot_request(cluster)
+    _run_job(board, instance_id)
+    info = cluster.show(instance_id)
+    assert (info['vm_state'], info['power_state']) == ('active', 'running')
+    assert board.consumed == ['boot-%s' % instance_id] and board.jobs == []
+
+
+def test_a_failure_on_the_worker_keeps_its_type_and_the_job_is_trashed(cluster, conf):
+    conf.set_override('fail_after_step', ['create-volumes'], 'fault_injection')
+    board = FakeBoard()
+    instance_id = boot_request(cluster)
+    _run_job(board, instance_id)
+    info = cluster.show(instance_id)
+    assert info['vm_state'] == 'error'
+    # InjectedFault is a ProvisionerError: recognised by type name across the wire.
+    assert info['fault'] == 'create-volumes: Injected fault at step create-volumes'
+    assert board.trashed == ['boot-%s' % instance_id]
+
+
+def test_the_worker_runs_only_provisioner_host_steps():
+    for path in ('os.system', 'flows.tasks.scheduler_tasks.ClaimResources',
+                 'flows.tasks.nope.Missing'):
+        reply = endpoint.run_step(remote.EXECUTE, path, 'x', {})
+        failure = remote.decode_result(reply)
+        assert isinstance(failure, tf_failure.Failure)
+        assert failure.check(endpoint.UnknownStep)
+
+
+def test_a_step_that_arrives_after_its_sender_gave_up_is_not_run():
+    reply = endpoint.HostStepsEndpoint('h').execute_task(
+        {}, 'flows.tasks.domain_tasks.DestroyDomain', 'destroy-domain',
+        {'instance_id': str(uuid.uuid4())}, deadline=time.time() - 1)
+    assert remote.decode_result(reply).check(endpoint.StaleRequest)
