@@ -15,11 +15,13 @@ libvirt_opts = [
                                  'guest code and fall back to qemu if not.'),
                         ('kvm', 'Hardware virtualization; fails if KVM is unusable.'),
                         ('qemu', 'Software emulation (TCG): slower, works everywhere.')],
-               help='Domain type of the guests. "auto" starts a tiny KVM guest once '
-                    'per host boot and caches the answer in '
+               help='Domain type of the guests. "auto" runs the guest BIOS once '
+                    'per host boot under KVM and under TCG, uses KVM only if it is '
+                    'not much slower, and caches the answer in '
                     '$state_path/virt_type.json; /dev/kvm existing is not enough '
-                    '(nested virtualization often opens it and then cannot run '
-                    'guests). Related options: tb_cache_mib, state_path.'),
+                    '(nested virtualization often opens it and then runs guests '
+                    'so slowly that a kernel never boots). Related options: '
+                    'tb_cache_mib, state_path.'),
     cfg.IntOpt('tb_cache_mib',
                default=0,
                min=0,

@@ -31,12 +31,18 @@ def _is_connection_error(exc):
             or (exc.get_error_code() == libvirt.VIR_ERR_SYSTEM_ERROR
                 and exc.get_error_domain() in _CONNECTION_DOMAINS))
 
-# A working KVM gets SeaBIOS to "No bootable device" in ~0.1-0.3 s. Nested KVM that
-# opens /dev/kvm but cannot really run guests took 3.5-3.9 s on the project machines
-# (TCG: 0.11 s), and a real kernel never boots there: slower than this is "unusable".
+# A working KVM gets SeaBIOS to "No bootable device" about as fast as TCG does (both
+# ~0.1-0.3 s: QEMU's own start dominates). A nested KVM that opens /dev/kvm but cannot
+# really run guests took 1.7-3.9 s on the project machines, 15-35 times TCG's time on
+# the same machine, and a real kernel never printed a line there. So KVM counts as
+# usable only when it is at most KVM_PROBE_RATIO times slower than TCG (an absolute
+# deadline alone let a 1.7 s broken KVM pass).
 KVM_PROBE_DEADLINE = 2.0
+KVM_PROBE_RATIO = 4.0
+KVM_PROBE_FLOOR = 0.5  # seconds; QEMU's start varies on a busy machine
 _BIOS_DONE_MARKERS = (b'No bootable device', b'Booting from')
 _PROBE_CACHE_FILE = 'virt_type.json'
+_PROBE_VERSION = 2  # answers of an older probe are not trusted: probe again
 
 _probed_virt_types = {}   # uri -> 'kvm' | 'qemu', for this process
 _probe_lock = threading.Lock()
@@ -89,13 +95,28 @@ def _kvm_emulator(conn):
 
 
 def run_kvm_probe(emulator, deadline=KVM_PROBE_DEADLINE):
-    """Run SeaBIOS under KVM without disks; True if it finishes within ``deadline``.
+    """True when KVM runs SeaBIOS within ``deadline`` and not much slower than TCG.
 
-    Costs one QEMU start: ~0.2 s where KVM works, ``deadline`` (2 s) where it does not.
+    Costs two short QEMU starts: ~0.3 s where KVM works, up to ~0.6 s where not.
     """
+    tcg = time_bios(emulator, 'tcg', deadline)
+    if tcg is not None:
+        deadline = min(deadline, max(KVM_PROBE_FLOOR, KVM_PROBE_RATIO * tcg))
+    kvm = time_bios(emulator, 'kvm', deadline)
+    LOG.info('KVM probe: SeaBIOS finished in %s under KVM (limit %.2f s), %s under TCG',
+             _seconds(kvm), deadline, _seconds(tcg))
+    return kvm is not None
+
+
+def _seconds(elapsed):
+    return 'more than the limit' if elapsed is None else '%.2f s' % elapsed
+
+
+def time_bios(emulator, accel, deadline):
+    """Seconds SeaBIOS takes, without disks, under ``accel``; None past ``deadline``."""
     workdir = tempfile.mkdtemp(prefix='kvm-probe-')
     log_path = os.path.join(workdir, 'bios.log')
-    cmd = [emulator, '-accel', 'kvm', '-machine', 'pc', '-nodefaults', '-m', '16',
+    cmd = [emulator, '-accel', accel, '-machine', 'pc', '-nodefaults', '-m', '16',
            '-display', 'none', '-monitor', 'none', '-serial', 'none',
            '-parallel', 'none', '-no-reboot', '-boot', 'strict=on',
            '-chardev', 'file,id=bios,path=%s' % log_path,
@@ -106,20 +127,20 @@ def run_kvm_probe(emulator, deadline=KVM_PROBE_DEADLINE):
     except OSError as exc:
         shutil.rmtree(workdir, ignore_errors=True)
         LOG.info('KVM probe could not start %s: %s', emulator, exc)
-        return False
+        return None
     started = time.monotonic()
     try:
         while time.monotonic() - started < deadline:
             if proc.poll() is not None:
-                LOG.info('KVM probe: QEMU exited: %s',
+                LOG.info('KVM probe: QEMU (%s) exited: %s', accel,
                          proc.stderr.read().decode(errors='replace').strip())
-                return False
+                return None
             with contextlib.suppress(OSError):
                 with open(log_path, 'rb') as f:
                     if any(marker in f.read() for marker in _BIOS_DONE_MARKERS):
-                        return True
+                        return time.monotonic() - started
             time.sleep(0.02)
-        return False
+        return None
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -135,7 +156,8 @@ def _read_probe_cache(path, emulator):
     except (OSError, ValueError):
         return None
     # A reboot or another QEMU may change the answer: probe again then.
-    if cached.get('boot_id') == _boot_id() and cached.get('emulator') == emulator:
+    if (cached.get('boot_id') == _boot_id() and cached.get('emulator') == emulator
+            and cached.get('probe') == _PROBE_VERSION):
         return cached.get('virt_type')
     return None
 
@@ -146,7 +168,7 @@ def _write_probe_cache(path, emulator, virt_type):
         tmp = '%s.tmp-%d' % (path, os.getpid())
         with open(tmp, 'w') as f:
             json.dump({'boot_id': _boot_id(), 'emulator': emulator,
-                       'virt_type': virt_type}, f)
+                       'virt_type': virt_type, 'probe': _PROBE_VERSION}, f)
         os.replace(tmp, path)
 
 

@@ -56,6 +56,14 @@ def test_probe_succeeds_when_bios_finishes(tmp_path):
     assert libvirt_host.run_kvm_probe(_fake_emulator(tmp_path, _WRITE_MARKER))
 
 
+def test_probe_fails_when_kvm_is_much_slower_than_tcg(tmp_path):
+    # A nested KVM that cannot run guests gets SeaBIOS done, slowly (1.7 s against
+    # TCG's 0.1 s on one project machine): well within the absolute deadline.
+    slow_kvm = 'case " $* " in *" kvm "*) sleep 1;; esac\n' + _WRITE_MARKER
+    assert libvirt_host.time_bios(_fake_emulator(tmp_path, slow_kvm), 'kvm', 5) > 1
+    assert not libvirt_host.run_kvm_probe(_fake_emulator(tmp_path, slow_kvm))
+
+
 def test_probe_fails_when_guest_hangs(tmp_path):
     assert not libvirt_host.run_kvm_probe(_fake_emulator(tmp_path, 'exec sleep 30\n'),
                                           deadline=0.3)
