@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 PG_ADMIN_DSN = os.environ.get('PROVISIONER_TEST_PG',
@@ -81,6 +82,9 @@ class Deployment:
         self.config_file = self.root / 'provisioner.conf'
         self.config_file.write_text(
             '[DEFAULT]\nstate_path = %(state)s\nhost = cli-host\n'
+            # A daemon stuck stopping dumps its stacks and exits 1 before the
+            # harness's own 60 s limit.
+            'graceful_shutdown_timeout = 30\n'
             'transport_url = %(rabbit)s\ncontrol_exchange = %(board)s\n'
             '[database]\nconnection = %(db)s\n'
             '[jobboard]\nurl = %(redis)s\nname = %(board)s\n'
@@ -131,10 +135,40 @@ class Deployment:
                              % (host, text, self.log_path(host).read_text()[-5000:]))
 
     def stop(self, host, sig=signal.SIGTERM, timeout=60):
+        """Signal the daemon and return its exit code; a daemon that does not exit
+        in time dumps its threads' stacks (SIGUSR2), is killed, and fails the test."""
         proc = self.processes.pop(host)
         if proc.poll() is None:
             proc.send_signal(sig)
-        return proc.wait(timeout=timeout)
+        try:
+            return proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGUSR2)
+            time.sleep(1)
+            proc.kill()
+            proc.wait()
+            raise AssertionError('%s did not exit within %d s of %s; its log ends:\n%s'
+                                 % (host, timeout, signal.Signals(sig).name,
+                                    self.log_path(host).read_text()[-20000:]))
+
+    def _unclean(self, host, code):
+        return '%s exited with %s after SIGTERM; its log ends:\n%s' % (
+            host, code, self.log_path(host).read_text()[-20000:])
+
+    def stop_cleanly(self, host):
+        """SIGTERM the daemon; fail, with its log, unless it exits 0."""
+        code = self.stop(host)
+        assert code == 0, self._unclean(host, code)
+
+    def retire(self, host):
+        """SIGTERM a daemon the test no longer needs, whose stop is not what it checks.
+
+        An unclean exit (past graceful_shutdown_timeout it dumps its stacks and exits
+        1) is reported as a warning with its log, in the run's summary.
+        """
+        code = self.stop(host)
+        if code != 0:
+            warnings.warn(self._unclean(host, code), stacklevel=2)
 
     def wait_exit(self, host, timeout=120):
         return self.processes.pop(host).wait(timeout=timeout)
@@ -143,8 +177,8 @@ class Deployment:
         for host in list(self.processes):
             try:
                 self.stop(host, timeout=30)
-            except subprocess.TimeoutExpired:
-                self.stop(host, signal.SIGKILL)
+            except AssertionError as exc:  # already killed; keep tearing down
+                print(exc, file=sys.stderr)
 
     # -- state -----------------------------------------------------------------------
 

@@ -2,8 +2,16 @@
 
 A daemon started before its database, broker or Redis is up says which one it waits
 for and retries with backoff, instead of dying with a traceback.
+
+Signals. A Python signal handler runs in the main thread between two bytecodes,
+possibly while that thread holds a lock the stopping code needs (a conductor's, an
+Event's), so a handler that stopped the service itself could wait forever. Here the
+handler only records the signal; the service runs in its own thread and the main
+thread, which does nothing but wait, stops it. SIGUSR2 writes every thread's stack to
+the log (as Nova's Guru Meditation Report does), for a daemon that seems stuck.
 """
 
+import faulthandler
 import logging
 import signal
 import socket
@@ -20,6 +28,9 @@ from provisioner import rpc  # noqa: E402
 LOG = logging.getLogger(__name__)
 
 MAX_BACKOFF = 30.0
+TICK = 0.1  # seconds between two looks at the signal record; bounds the reaction time
+
+_received = []  # stop signals received; the handler only appends to it
 
 
 def setup(argv, prog):
@@ -37,9 +48,37 @@ def setup(argv, prog):
         raise SystemExit('%s: [DEFAULT] transport_url is not set; daemons serve a '
                          'distributed deployment (see README.rst, "Distributed '
                          'deployment").' % prog)
+    handle_signals()
 
 
-def wait_for(what, check, stop_event=None):
+def handle_signals():
+    """SIGTERM and SIGINT ask for a graceful stop; SIGUSR2 dumps the stacks."""
+    faulthandler.register(signal.SIGUSR2, file=sys.stderr, all_threads=True)
+    _received.clear()
+    signal.signal(signal.SIGTERM, _record_signal)
+    signal.signal(signal.SIGINT, _record_signal)
+
+
+def _record_signal(signum, _frame):
+    signal.signal(signum, signal.SIG_DFL)  # the second one ends the process at once
+    _received.append(signum)
+
+
+def sleep(seconds, until=None):
+    """Sleep in the main thread; True as soon as a stop signal came.
+
+    Returns False after ``seconds``, or earlier once ``until()`` is true.
+    """
+    deadline = time.monotonic() + seconds
+    while not _received:
+        left = deadline - time.monotonic()
+        if left <= 0 or (until is not None and until()):
+            return False
+        time.sleep(min(left, TICK))
+    return True
+
+
+def wait_for(what, check):
     """Call check() until it succeeds, backing off; log each failure on one line."""
     delay = 1.0
     while True:
@@ -48,13 +87,41 @@ def wait_for(what, check, stop_event=None):
         except Exception as exc:
             LOG.warning('%s is not reachable (%s: %s); retrying in %.0f s', what,
                         type(exc).__name__, exc, delay)
-        if stop_event is not None:
-            if stop_event.wait(delay):
-                LOG.info('Stopped while waiting for %s', what)
-                raise SystemExit(0)
-        else:
-            time.sleep(delay)
+        if sleep(delay):
+            LOG.info('Stopped by %s while waiting for %s', _signal_name(), what)
+            raise SystemExit(0)
         delay = min(delay * 2, MAX_BACKOFF)
+
+
+def serve(run, stop, name):
+    """Run the service loop run() in a thread until a stop signal, then stop() it.
+
+    The stop is bounded by [DEFAULT] graceful_shutdown_timeout: past it the threads'
+    stacks go to the log and the process exits with status 1.
+    """
+    failure = []
+
+    def target():
+        try:
+            run()
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=target, name=name)
+    thread.start()
+    while thread.is_alive():
+        if sleep(3600, until=lambda: not thread.is_alive()):
+            timeout = CONF.graceful_shutdown_timeout
+            LOG.info('Received %s: stopping gracefully%s (send it again to exit at '
+                     'once)', _signal_name(),
+                     ' within %d s' % timeout if timeout else '')
+            if timeout:
+                faulthandler.dump_traceback_later(timeout, exit=True, file=sys.stderr)
+            stop()
+            thread.join()
+            break
+    if failure:
+        raise failure[0]
 
 
 def check_database():
@@ -74,20 +141,5 @@ def check_broker():
             pass
 
 
-def stop_event():
-    """An event SIGTERM/SIGINT set while the daemon still waits for its services."""
-    event = threading.Event()
-    on_signals(event.set)
-    return event
-
-
-def on_signals(stop):
-    """SIGTERM and SIGINT call stop() once; a second signal exits at once."""
-    def handler(signum, _frame):
-        LOG.info('Received %s: stopping gracefully (send it again to exit at once)',
-                 signal.Signals(signum).name)
-        signal.signal(signum, signal.SIG_DFL)
-        stop()
-
-    signal.signal(signal.SIGTERM, handler)
-    signal.signal(signal.SIGINT, handler)
+def _signal_name():
+    return signal.Signals(_received[0]).name if _received else 'a signal'

@@ -21,25 +21,24 @@ def main(argv=None):
     from provisioner.engine import jobs
     from provisioner import rpc
 
-    stopping = daemon.stop_event()
-    daemon.wait_for('The database', daemon.check_database, stopping)
-    daemon.wait_for('RabbitMQ (transport_url)', daemon.check_broker, stopping)
+    daemon.wait_for('The database', daemon.check_database)
+    daemon.wait_for('RabbitMQ (transport_url)', daemon.check_broker)
     board = daemon.wait_for('The jobboard at redis://%s' % jobs.redis_location(),
-                            jobs.get_board, stopping)
+                            jobs.get_board)
     worker = conductor.Conductor(board)
     server = rpc.get_server(CONF.engine.topic, worker.name,
                             [api_service.EngineAPIEndpoint()])
     server.start()
-    daemon.on_signals(worker.stop)
     LOG.info('Engine %s ready: API on topic %s, jobs from board %s', worker.name,
              CONF.engine.topic, CONF.jobboard.name)
     try:
-        worker.run()
+        daemon.serve(worker.run, worker.stop, 'provisioner-conductor')
     finally:
         server.stop()
         server.wait()
         jobs.reset()
         rpc.cleanup()
+    LOG.info('Engine %s stopped', worker.name)
     return 0
 
 

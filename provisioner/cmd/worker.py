@@ -18,15 +18,13 @@ def main(argv=None):
     from provisioner import virt
     from provisioner.worker import service
 
-    stopping = daemon.stop_event()
-    daemon.wait_for('The database', daemon.check_database, stopping)
-    daemon.wait_for('RabbitMQ (transport_url)', daemon.check_broker, stopping)
-    daemon.wait_for('libvirtd', lambda: virt.get_driver().capacity(), stopping)
+    daemon.wait_for('The database', daemon.check_database)
+    daemon.wait_for('RabbitMQ (transport_url)', daemon.check_broker)
+    daemon.wait_for('libvirtd', lambda: virt.get_driver().capacity())
     worker = service.WorkerService()
     worker.start()
-    daemon.on_signals(worker.stop)
     try:
-        worker.wait()
+        daemon.serve(worker.wait, worker.stop, 'provisioner-reports')
     finally:
         rpc.cleanup()
     LOG.info('Worker of host %s stopped', worker.host)

@@ -1,4 +1,5 @@
-"""[DEFAULT] options: where all-in-one state lives and what this host is called."""
+"""[DEFAULT] options: where all-in-one state lives, what this host is called, and how
+long a daemon may take to stop."""
 
 import os
 import socket
@@ -28,6 +29,14 @@ default_opts = [
                        default=socket.gethostname(),
                        sample_default='<hostname>',
                        help='Name of this hypervisor host as the scheduler knows it.'),
+    cfg.IntOpt('graceful_shutdown_timeout',
+               default=60,
+               min=0,
+               help='Seconds a daemon may take to stop after SIGTERM: an engine '
+                    'hands its running boots back at their next step boundary, a '
+                    'worker finishes the steps it runs. After that it writes every '
+                    'thread\'s stack to its log and exits with status 1; another '
+                    'engine takes its boots over as after a crash. 0 waits forever.'),
 ]
 
 
