@@ -32,7 +32,7 @@ def _assert_booted_once(dcloud, instance):
 
 
 def test_boots_run_through_engines_and_land_on_both_workers(dcloud, engine, dbooted):
-    second = dcloud.start('engine', 'func-engine-second')
+    dcloud.start('engine', 'func-engine-second')
     names = ['dist-a', 'dist-b', 'dist-c', 'dist-d']
     dbooted.extend(names)
     results = {}
@@ -54,20 +54,20 @@ def test_boots_run_through_engines_and_land_on_both_workers(dcloud, engine, dboo
         _assert_booted_once(dcloud, dcloud.show(name))
     hosts = {dcloud.show(name)['host'] for name in names}
     assert hosts == {'func-worker-a', 'func-worker-b'}
-    assert dcloud.stop('func-engine-second') == 0
-    assert second.returncode == 0
+    dcloud.stop_cleanly('func-engine-second')
 
 
-def _crash_engine_after(dcloud, name, step):
+def _crash_engine_after(dcloud, name, step, claim_ttl=3):
     """Boot with an engine that kills itself (SIGKILL) right after step; then start
-    the main engine, which takes the boot over."""
+    the main engine, which takes the boot over once the dead engine's claim expires
+    (claim_ttl seconds after its last heartbeat)."""
     if MAIN_ENGINE in dcloud.processes:  # the doomed engine must be the one to claim
-        dcloud.stop(MAIN_ENGINE)
+        dcloud.retire(MAIN_ENGINE)
     dcloud.start('engine', 'func-engine-doomed',
                  # A slow first look at the board: it answers the CLI's create
                  # before it claims the boot and dies.
-                 '[engine]\npoll_interval = 1\n'
-                 '[fault_injection]\ncrash_after_step = %s\n' % step)
+                 '[engine]\npoll_interval = 1\nclaim_ttl = %s\n'
+                 '[fault_injection]\ncrash_after_step = %s\n' % (claim_ttl, step))
     # The CLI's own follow-up call may reach the doomed engine as it dies: it is
     # sent again and answered by the main engine, so let it finish in the background.
     cli = dcloud.popen('boot', name, '--flavor', 'tiny', '--image', 'guest',
@@ -99,8 +99,11 @@ def test_engine_killed_after_step_is_taken_over_to_active(dcloud, dbooted, step)
 def test_engine_killed_after_step_then_rollback_leaves_nothing(dcloud, dbooted, step):
     name = 'takeover-rb-%s' % step
     dbooted.append(name)
-    cli = _crash_engine_after(dcloud, name, step)
-    result = dcloud.cli('rollback', name)  # before the main engine's takeover ends
+    # The dead engine's claim outlives it by 10 s: the rollback is requested before
+    # the main engine can take the boot over (after the last steps a takeover can
+    # finish the boot faster than the CLI starts).
+    cli = _crash_engine_after(dcloud, name, step, claim_ttl=10)
+    result = dcloud.cli('rollback', name)
     _finished(cli)
     assert 'rolled back' in result.stdout
     instance = dcloud.show(name)
@@ -111,14 +114,14 @@ def test_engine_killed_after_step_then_rollback_leaves_nothing(dcloud, dbooted, 
 def test_sigterm_hands_a_running_boot_to_another_engine(dcloud, engine, dbooted):
     dbooted.append('handover')
     dcloud.start('engine', 'func-engine-leaving')
-    dcloud.stop(engine)  # only the leaving engine claims the boot
+    dcloud.retire(engine)  # only the leaving engine claims the boot
     proc = dcloud.popen('boot', 'handover', '--flavor', 'tiny', '--image', 'guest',
                         '--network', 'net1', '--volume-size', 1)
     for line in proc.stdout:
         if 'claim-resources' in line:
             break
     dcloud.start('engine', engine)
-    assert dcloud.stop('func-engine-leaving') == 0
+    dcloud.stop_cleanly('func-engine-leaving')
     out, err = proc.communicate(timeout=180)
     assert proc.returncode == 0, err
     _assert_booted_once(dcloud, dcloud.show('handover'))
@@ -129,7 +132,7 @@ def test_worker_killed_mid_boot_fails_the_boot_and_cleans_up_when_back(dcloud, e
     dbooted.append('lost-worker')
     doomed, other = 'func-worker-a', 'func-worker-b'
     dcloud.cli('host', 'disable', other)  # the boot must land on the doomed worker
-    dcloud.stop(doomed)
+    dcloud.retire(doomed)
     dcloud.start('worker', doomed, '[fault_injection]\ncrash_after_step = define-domain\n')
     try:
         result = dcloud.boot('lost-worker', '--volume-size', 1, check=False)
@@ -181,7 +184,7 @@ def test_rabbitmq_restarted_mid_boot_the_boot_completes(dcloud, dbooted):
     # An engine that looks at the board every 2 s: the broker goes down after the
     # boot was accepted and before its first host-side step reached a worker.
     if MAIN_ENGINE in dcloud.processes:
-        dcloud.stop(MAIN_ENGINE)
+        dcloud.retire(MAIN_ENGINE)
     dcloud.start('engine', 'func-engine-patient', '[engine]\npoll_interval = 2\n')
     try:
         proc = dcloud.popen('boot', 'broker-restart', '--flavor', 'tiny', '--image',
@@ -207,7 +210,7 @@ def test_rabbitmq_restarted_mid_boot_the_boot_completes(dcloud, dbooted):
                    if (e['name'], e['result']) == ('start-domain', 'Success')]
         assert started and started[-1] > broker_stopped
     finally:
-        dcloud.stop('func-engine-patient')
+        dcloud.retire('func-engine-patient')
 
 
 def test_an_engine_started_before_redis_waits_for_it_with_a_clear_message(dcloud):
@@ -217,6 +220,6 @@ def test_an_engine_started_before_redis_waits_for_it_with_a_clear_message(dcloud
                  '[jobboard]\nurl = redis://127.0.0.1:1/0\n', wait=False)
     dcloud.wait_for_log('func-engine-early',
                         'The jobboard at redis://127.0.0.1:1/0 is not reachable', since)
-    assert dcloud.stop('func-engine-early') == 0
+    dcloud.stop_cleanly('func-engine-early')
     text = log.read_text()[since:]
     assert 'retrying in' in text and 'Traceback' not in text
