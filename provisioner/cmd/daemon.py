@@ -13,6 +13,7 @@ the log (as Nova's Guru Meditation Report does), for a daemon that seems stuck.
 
 import faulthandler
 import logging
+import math
 import signal
 import socket
 import sys
@@ -109,17 +110,14 @@ def serve(run, stop, name):
 
     thread = threading.Thread(target=target, name=name)
     thread.start()
-    while thread.is_alive():
-        if sleep(3600, until=lambda: not thread.is_alive()):
-            timeout = CONF.graceful_shutdown_timeout
-            LOG.info('Received %s: stopping gracefully%s (send it again to exit at '
-                     'once)', _signal_name(),
-                     ' within %d s' % timeout if timeout else '')
-            if timeout:
-                faulthandler.dump_traceback_later(timeout, exit=True, file=sys.stderr)
-            stop()
-            thread.join()
-            break
+    if sleep(math.inf, until=lambda: not thread.is_alive()):
+        timeout = CONF.graceful_shutdown_timeout
+        LOG.info('Received %s: stopping gracefully%s (send it again to exit at once)',
+                 _signal_name(), ' within %d s' % timeout if timeout else '')
+        if timeout:
+            faulthandler.dump_traceback_later(timeout, exit=True, file=sys.stderr)
+        stop()
+    thread.join()
     if failure:
         raise failure[0]
 

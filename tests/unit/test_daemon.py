@@ -22,9 +22,7 @@ def signals():
 
 
 def _signal_me_soon(sig=signal.SIGTERM, delay=0.2):
-    timer = threading.Timer(delay, os.kill, (os.getpid(), sig))
-    timer.start()
-    return timer
+    threading.Timer(delay, os.kill, (os.getpid(), sig)).start()
 
 
 def test_sigterm_stops_the_service_once_and_a_second_one_would_end_the_process(signals):
