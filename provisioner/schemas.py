@@ -108,7 +108,8 @@ NETWORK_CREATE = Schema('network create', {
     'dhcp_end': Field(validation.ipv4_address, 'DHCP range end', required=False)})
 
 BOOT = Schema('boot', {
-    'name': Field(_name, 'instance name'),
+    'name': Field(validation.display_name, 'instance name'),
+    'key_name': Field(validation.display_name, 'key pair', required=False),
     'flavor': Field(_ref, 'flavor'),
     'image': Field(_ref, 'image'),
     'networks': Field(_list_of(_ref, 1, MAX_NETWORKS, unique=True), 'network'),
@@ -118,3 +119,5 @@ BOOT = Schema('boot', {
     'availability_zone': Field(_name, 'availability zone', required=False),
     'server_group': Field(_ref, 'server group', required=False),
     'properties': Field(validation.properties, 'property', required=False)})
+
+RENAME = Schema('server update', {'name': Field(validation.display_name, 'name')})

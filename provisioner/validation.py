@@ -82,6 +82,19 @@ def address_in(network, value, field):
     return addr
 
 
+def display_name(value, field='name'):
+    """An instance name as Nova takes it: any printable text, kept verbatim.
+
+    Markup and shell characters are data: the name is never a file, domain or host
+    name (those derive from the uuid, or fold the name to a hostname label).
+    """
+    value = _text(value, field, MAX_NAME_LENGTH)
+    if not value.strip() or value != value.strip():
+        raise exception.Invalid(reason='%s must not be empty or start or end with '
+                                       'white space' % field)
+    return value
+
+
 def _text(value, field, maximum):
     """A str of at most ``maximum`` characters with no control characters."""
     if not isinstance(value, str):

@@ -34,18 +34,20 @@ TICK = 0.1  # seconds between two looks at the signal record; bounds the reactio
 _received = []  # stop signals received; the handler only appends to it
 
 
-def setup(argv, prog):
+LOG_FORMAT = '%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s'
+
+
+def setup(argv, prog, distributed_only=True, log_format=LOG_FORMAT):
     from oslo_config import cfg
     CONF.register_cli_opt(cfg.BoolOpt('debug', default=False,
                                       help='Log debug detail.'))
     CONF(argv, project='provisioner', prog=prog)
-    logging.basicConfig(
-        level=logging.DEBUG if CONF.debug else logging.INFO, stream=sys.stderr,
-        format='%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s')
+    logging.basicConfig(level=logging.DEBUG if CONF.debug else logging.INFO,
+                        stream=sys.stderr, format=log_format)
     for noisy in ('taskflow', 'stevedore', 'oslo_messaging', 'oslo_service', 'amqp',
-                  'kombu'):
+                  'kombu', 'alembic'):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    if not rpc.is_distributed():
+    if distributed_only and not rpc.is_distributed():
         raise SystemExit('%s: [DEFAULT] transport_url is not set; daemons serve a '
                          'distributed deployment (see README.rst, "Distributed '
                          'deployment").' % prog)

@@ -14,7 +14,10 @@ import sqlalchemy as sa
 
 from provisioner.catalog import common
 from provisioner.catalog import hosts
+from provisioner.compute import actions
 from provisioner.compute import instances
+from provisioner.compute import listing
+from provisioner.compute import power
 from provisioner.compute import quotas
 from provisioner.compute import server_groups
 from provisioner.compute import states
@@ -89,16 +92,42 @@ class ComputeAPI:
     def show(self, name_or_id):
         return self._describe(self._instance_id(name_or_id, 'instance:show'))
 
+    def server_records(self, all_projects=False, **filters):
+        """Servers as the compute API lists them (provisioner.compute.listing)."""
+        policy.authorize(self.context, 'instance:list')
+        if all_projects:
+            policy.authorize(self.context, 'instance:list:all_projects')
+        return listing.server_records(self.context, all_projects, **filters)
+
+    def server_record(self, instance_id):
+        """One server by id (the compute API takes no names): another project's is
+        'not found' unless the policy lets the caller see it."""
+        found = listing.server_records(self.context, all_projects=True, id=instance_id)
+        if not found:
+            raise exception.NotFound(kind='Instance', name=instance_id)
+        policy.authorize_owned(self.context, 'instance:show', found[0]['project_id'],
+                               'Instance', instance_id)
+        return found[0]
+
     def _describe(self, instance_id):
         with db_api.transaction() as session:
             row = instances.get_row(session, instance_id)
             flavor = session.get(models.Flavor, row.flavor_id)
             image = session.get(models.Image, row.image_id)
             info = {'id': row.id, 'name': row.name, 'project_id': row.project_id,
+                    'user_id': row.user_id, 'status': states.api_status(
+                        row.vm_state, row.task_state),
                     'vm_state': row.vm_state, 'task_state': row.task_state,
                     'power_state': row.power_state, 'host': row.host,
-                    'flavor': flavor.name, 'image': image.name, 'fault': row.fault,
-                    'created_at': row.created_at.isoformat(timespec='seconds')}
+                    'flavor': flavor.name, 'flavor_id': flavor.id,
+                    'image': image.name, 'image_id': image.id, 'fault': row.fault,
+                    'key_name': row.key_name, 'metadata': dict(row.properties or {}),
+                    'availability_zone': (row.request_spec or {}).get(
+                        'availability_zone'),
+                    'created_at': row.created_at.isoformat(timespec='seconds'),
+                    'updated_at': row.updated_at.isoformat(timespec='seconds'),
+                    'launched_at': (row.launched_at.isoformat(timespec='seconds')
+                                    if row.launched_at else None)}
         info['addresses'] = [{'network': p['network']['name'], 'ip': p['ip'],
                               'mac': p['mac']} for p in ipam.ports_for(instance_id)]
         info['volumes'] = volumes.for_instance(instance_id)
@@ -114,7 +143,53 @@ class ComputeAPI:
             raise exception.NotFound(kind='Console log of instance', name=name_or_id)
         return path
 
+    def console_output(self, name_or_id, length=None):
+        """The serial console's text, the last ``length`` lines if given.
+
+        It is what the guest printed: data, never markup (undecodable bytes become
+        U+FFFD). An instance that has not printed anything yet has an empty log.
+        """
+        path = virt.get_driver().console_log_path(
+            self._instance_id(name_or_id, 'instance:console'))
+        try:
+            with open(path, 'rb') as log:
+                text = log.read().decode('utf-8', errors='replace')
+        except FileNotFoundError:
+            return ''
+        if length is not None:
+            lines = text.splitlines(keepends=True)
+            text = ''.join(lines[-length:]) if length > 0 else ''
+        return text
+
+    # -- actions (the steps each request ran) ---------------------------------------
+
+    def actions(self, name_or_id):
+        return actions.list_for(self._instance_id(name_or_id, 'instance:actions'))
+
+    def action(self, name_or_id, request_id):
+        return actions.show(self._instance_id(name_or_id, 'instance:actions'),
+                            request_id)
+
+    def rename(self, name_or_id, new_name):
+        new_name = schemas.validate(schemas.RENAME, {'name': new_name})['name']
+        with db_api.transaction() as session:
+            row = self._find(session, name_or_id, 'instance:update')
+            row.name = new_name
+            return row.id
+
     # -- boot ------------------------------------------------------------------
+
+    def _key_pair(self, session, key_name):
+        """The caller's key pair ``key_name`` (Nova: key pairs belong to users)."""
+        if key_name is None:
+            return None
+        key = session.execute(sa.select(models.KeyPair).where(
+            models.KeyPair.user_id == self.context.user_id,
+            models.KeyPair.name == key_name)).scalar()
+        if key is None:
+            raise exception.Invalid(reason='key pair %s does not exist for user %s'
+                                           % (key_name, self.context.user_name))
+        return key
 
     def _validate_boot(self, session, name, flavor, image, networks):
         flavor_row = common.find(session, models.Flavor, flavor, 'Flavor')
@@ -163,7 +238,7 @@ class ComputeAPI:
 
     def create_instance(self, name, flavor, image, networks, volume_sizes=(),
                         user_data=None, *, availability_zone=None, server_group=None,
-                        properties=None):
+                        properties=None, key_name=None):
         """Validate and record a boot request with its not-yet-started flow.
 
         Quota is reserved and group membership recorded in the same transaction as
@@ -174,11 +249,12 @@ class ComputeAPI:
             'name': name, 'flavor': flavor, 'image': image, 'networks': networks,
             'volume_sizes': list(volume_sizes), 'user_data': user_data,
             'availability_zone': availability_zone, 'server_group': server_group,
-            'properties': properties})
+            'properties': properties, 'key_name': key_name})
         volume_sizes = request['volume_sizes']
         # References are checked before anything is written, even the host's capacity.
         with db_api.transaction() as session:
             self._validate_boot(session, name, flavor, image, networks)
+            self._key_pair(session, key_name)
         if self.local_hypervisor:
             # Asking the hypervisor first means "libvirtd is down" creates nothing.
             driver = virt.get_driver()
@@ -189,6 +265,7 @@ class ComputeAPI:
             flavor_row, image_row, network_ids = self._validate_boot(
                 session, name, flavor, image, networks)
             self._validate_placement(session, flavor_row, image_row, availability_zone)
+            key = self._key_pair(session, key_name)
             request_spec = {'network_ids': network_ids, 'volume_sizes': volume_sizes,
                             'availability_zone': availability_zone}
             instance = models.Instance(
@@ -196,6 +273,7 @@ class ComputeAPI:
                 user_id=self.context.user_id, flavor_id=flavor_row.id,
                 image_id=image_row.id, user_data=user_data, request_spec=request_spec,
                 properties=request['properties'],
+                key_name=key.name if key else None, key_data=key.public_key if key else None,
                 vm_state=states.BUILDING, task_state=None, power_state=states.NOSTATE,
                 flow_uuid=flow_uuid)
             session.add(instance)
@@ -203,6 +281,7 @@ class ComputeAPI:
                                                volume_sizes, server_group)
             if group_id is not None:
                 instance.request_spec = dict(request_spec, server_group_id=group_id)
+            actions.record(session, self.context, instance_id, actions.CREATE, flow_uuid)
         runner.prepare_boot(instance_id, flow_uuid)
         return instance_id
 
@@ -241,14 +320,67 @@ class ComputeAPI:
                           ' Delete it instead.' if vm_state == states.ERROR else ''))
         return instance_id
 
+    def request(self, name_or_id, action):
+        """Record a resume or rollback request of an interrupted boot; its id."""
+        instance_id = self.resumable(name_or_id, action)
+        with db_api.transaction() as session:
+            actions.record(session, self.context, instance_id, action)
+        return instance_id
+
     def resume(self, name_or_id, progress=None):
-        return self.run_boot(self.resumable(name_or_id, 'resume'), progress)
+        return self.run_boot(self.request(name_or_id, actions.RESUME), progress)
 
     def rollback(self, name_or_id, progress=None):
-        instance_id = self.resumable(name_or_id, 'rollback')
+        instance_id = self.request(name_or_id, actions.ROLLBACK)
         return self.run_boot(instance_id, progress, rollback=True)
 
+    def request_delete(self, name_or_id):
+        """Record a delete (task_state deleting, a delete action); the instance id.
+
+        The delete flow itself runs in the caller (CLI), a background thread
+        (provisioner-api all-in-one) or an engine (distributed).
+        """
+        with db_api.transaction() as session:
+            row = self._find(session, name_or_id, 'instance:delete')
+            actions.record(session, self.context, row.id, actions.DELETE)
+            if row.vm_state != states.BUILDING:
+                # A boot in flight keeps its task_state until it ends; the delete
+                # waits for it (run_delete) and then marks deleting itself.
+                row.task_state = states.DELETING
+            return row.id
+
     def delete(self, name_or_id, progress=None, on_wait=None):
-        instance_id = self._instance_id(name_or_id, 'instance:delete')
+        instance_id = self.request_delete(name_or_id)
         runner.run_delete(instance_id, progress, on_wait)
         return self._describe(instance_id)
+
+    # -- power actions ---------------------------------------------------------------
+
+    def power_action(self, name_or_id, action, hard=False):
+        """Record a stop, start or reboot and persist its flow; (instance id, action id).
+
+        The instance must be in a state the action applies to and have no task under
+        way (Nova's 409 otherwise); the check and the new task_state are one
+        conditional UPDATE, so two racing requests cannot both pass.
+        """
+        allowed, task_state = power.transition(action, hard)
+        with db_api.transaction() as session:
+            row = self._find(session, name_or_id, 'instance:%s' % action)
+            instance_id = row.id
+            taken = session.execute(
+                sa.update(models.Instance)
+                .where(models.Instance.id == instance_id,
+                       models.Instance.vm_state.in_(allowed),
+                       models.Instance.task_state.is_(None))
+                .values(task_state=task_state))
+            if taken.rowcount != 1:
+                raise exception.Conflict(
+                    reason="Cannot '%s' instance %s while it is in vm_state %s%s."
+                           % (action, name_or_id, row.vm_state,
+                              ', task_state %s' % row.task_state if row.task_state
+                              else ''))
+            flow_uuid = str(uuid.uuid4())
+            action_id = actions.record(session, self.context, instance_id, action,
+                                       flow_uuid)
+        runner.prepare_action(instance_id, action_id, action, flow_uuid, hard=hard)
+        return instance_id, action_id

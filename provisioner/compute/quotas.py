@@ -25,6 +25,7 @@ class OverQuota(exception.ProvisionerError):
     msg_fmt = ('Quota exceeded for %(resource)s in project %(project)s: the request '
                'needs %(requested)d, %(in_use)d of %(limit)d are in use.')
     exit_code = 7
+    http_status = 403  # Nova's answer to an over-quota request
 
 
 def _limits(session, project_id):

@@ -1,8 +1,9 @@
-"""Instance states, as in the documented state table."""
+"""Instance states, as in the documented state table, and the API status they show as."""
 
 # vm_state: what the instance is.
 BUILDING = 'building'
 ACTIVE = 'active'
+STOPPED = 'stopped'
 ERROR = 'error'
 DELETED = 'deleted'
 
@@ -14,7 +15,27 @@ SPAWNING = 'spawning'
 DELETING = 'deleting'
 BUILD_TASK_STATES = (SCHEDULING, NETWORKING, BLOCK_DEVICE_MAPPING, SPAWNING)
 
+# task_state of the power actions (Nova's names).
+POWERING_OFF = 'powering-off'
+POWERING_ON = 'powering-on'
+REBOOTING = 'rebooting'
+REBOOTING_HARD = 'rebooting_hard'
+
 # power_state: what the hypervisor says.
 NOSTATE = 'nostate'
 RUNNING = 'running'
 SHUTDOWN = 'shutdown'
+
+# Nova's numeric power states, as the compute API reports them.
+POWER_STATE_CODES = {NOSTATE: 0, RUNNING: 1, SHUTDOWN: 4}
+
+_STATUS = {BUILDING: 'BUILD', ACTIVE: 'ACTIVE', STOPPED: 'SHUTOFF', ERROR: 'ERROR',
+           DELETED: 'DELETED'}
+# A task that shows as its own status while the instance is in a given vm_state.
+_TASK_STATUS = {(ACTIVE, REBOOTING): 'REBOOT', (ACTIVE, REBOOTING_HARD): 'HARD_REBOOT',
+                (STOPPED, REBOOTING_HARD): 'HARD_REBOOT'}
+
+
+def api_status(vm_state, task_state):
+    """The compute API's status (Nova's _STATE_MAP) for a vm_state and task_state."""
+    return _TASK_STATUS.get((vm_state, task_state)) or _STATUS.get(vm_state, 'UNKNOWN')

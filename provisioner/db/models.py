@@ -136,6 +136,11 @@ class Instance(TimestampMixin, Base):
     updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
         default=utcnow, onupdate=utcnow)
     deleted_at: orm.Mapped[datetime.datetime | None]
+    # The key pair the instance was booted with, copied (as Nova does): the config
+    # drive serves it, and deleting the key pair later changes nothing here.
+    key_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    key_data: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    launched_at: orm.Mapped[datetime.datetime | None]
 
 
 class InstanceEvent(Base):
@@ -151,6 +156,44 @@ class InstanceEvent(Base):
     finished_at: orm.Mapped[datetime.datetime | None]
     result: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     message: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    # The instance action whose flow ran this step (None: recorded before 0006).
+    action_id: orm.Mapped[int | None]
+
+
+class InstanceAction(Base):
+    """One request that changed an instance (Nova's instance action).
+
+    ``request_id`` is the x-openstack-request-id of the call that asked for it;
+    ``flow_uuid`` names the persisted flow that carries it out, whose steps are the
+    action's events.
+    """
+
+    __tablename__ = 'instance_actions'
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True, autoincrement=True)
+    instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('instances.id', ondelete='CASCADE'), index=True)
+    request_id: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    action: orm.Mapped[str] = orm.mapped_column(sa.String(32))
+    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    start_time: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
+    finish_time: orm.Mapped[datetime.datetime | None]
+    message: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    flow_uuid: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+
+
+class KeyPair(TimestampMixin, Base):
+    """A user's public key, given to the instances it boots (Nova's os-keypairs)."""
+
+    __tablename__ = 'keypairs'
+    __table_args__ = (sa.UniqueConstraint('user_id', 'name'),)
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    user_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('users.id', ondelete='CASCADE'))
+    type: orm.Mapped[str] = orm.mapped_column(sa.String(8), default='ssh')
+    public_key: orm.Mapped[str] = orm.mapped_column(sa.Text)
+    fingerprint: orm.Mapped[str] = orm.mapped_column(sa.String(64))
 
 
 class Port(TimestampMixin, Base):

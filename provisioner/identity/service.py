@@ -8,6 +8,7 @@ changed password (tokens_revoked_at) or a removed role ends a token at once.
 
 import dataclasses
 import datetime
+import time
 import uuid
 
 import sqlalchemy as sa
@@ -22,6 +23,10 @@ from provisioner.identity import passwords
 ROLES = ('admin', 'member', 'reader')
 
 
+def new_request_id():
+    return 'req-%s' % uuid.uuid4()
+
+
 @dataclasses.dataclass(frozen=True)
 class RequestContext:
     """Who is asking: the validated token's user, project and roles."""
@@ -31,6 +36,9 @@ class RequestContext:
     project_id: str
     project_name: str
     roles: tuple
+    # Nova's request id: names the instance action a request starts, and every log
+    # line written for it (the REST API sets it from x-openstack-request-id).
+    request_id: str = dataclasses.field(default_factory=new_request_id)
 
     @property
     def is_admin(self):
@@ -75,26 +83,52 @@ def bootstrap(username, password, project_name):
     return ids
 
 
-def authenticate(username, password, project_name):
-    """Check credentials and return a new token scoped to the project."""
+def _find(session, model, row_id, name):
+    if row_id is not None:
+        return session.get(model, row_id)
+    return session.execute(sa.select(model).where(model.name == name)).scalar()
+
+
+def authenticate(username, password, project_name, user_id=None, project_id=None):
+    """Check credentials and return a new token scoped to the project.
+
+    The user is named by ``username`` or ``user_id``, the project by ``project_name``
+    or ``project_id`` (Keystone's password method accepts either).
+    """
     failure = exception.NotAuthenticated(
         reason='wrong user name, password or project (check OS_USERNAME, OS_PASSWORD '
                'and OS_PROJECT_NAME)')
     with db_api.transaction() as session:
-        user = session.execute(sa.select(models.User)
-                               .where(models.User.name == username)).scalar()
+        user = _find(session, models.User, user_id, username)
         if user is None or not user.enabled:
             # Spend the same time as a real check so user names cannot be probed.
             passwords.verify_password(password, passwords.hash_password('x'))
             raise failure
         if not passwords.verify_password(password, user.password_hash):
             raise failure
-        project = session.execute(sa.select(models.Project)
-                                  .where(models.Project.name == project_name)).scalar()
+        project = _find(session, models.Project, project_id, project_name)
         if project is None or not _roles(session, user.id, project.id):
             raise failure
         user_id, project_id = user.id, project.id
     return fernet.issue(user_id, project_id, CONF.token.expiration)[0]
+
+
+def rescope(token, project_name=None, project_id=None):
+    """A new token for a valid token's user, scoped to a project they have a role in.
+
+    Keystone's token method: the new token expires when the old one does, so
+    renewing a token never extends the session its password started.
+    """
+    context = validate(token)
+    expires_at = fernet.decode(token)[3]
+    with db_api.transaction() as session:
+        project = _find(session, models.Project, project_id, project_name)
+        if project is None or not _roles(session, context.user_id, project.id):
+            raise exception.NotAuthenticated(
+                reason='the user has no role in project %s'
+                       % (project_name or project_id))
+        project_id = project.id
+    return fernet.issue(context.user_id, project_id, expires_at - time.time())[0]
 
 
 def _roles(session, user_id, project_id):

@@ -1,0 +1,280 @@
+"""Servers: create, list, show, rename, delete (Nova's servers controller).
+
+The controller translates Nova's request into a ComputeAPI call, which checks
+policy, records the instance, its action and its persisted flow in one go; the
+flow is then handed to the process's dispatcher (a thread here all-in-one, an
+engine through the jobboard when distributed). Every refusal happens before
+anything is written.
+"""
+
+import base64
+import binascii
+import datetime
+import re
+
+from provisioner.api import common
+from provisioner.api.compute import schemas
+from provisioner.api.compute import views
+from provisioner.api.compute.service import SERVICE
+from provisioner.api import dispatcher
+from provisioner.api import wsgi
+from provisioner.catalog import api as catalog_api
+from provisioner.compute import api as compute_api
+from provisioner.compute import instances
+from provisioner import exception
+
+# Nova's status filter, as the vm_states that show as it.
+_STATUS_FILTER = {'BUILD': ['building'], 'ACTIVE': ['active'], 'SHUTOFF': ['stopped'],
+                  'ERROR': ['error'], 'REBOOT': ['active'],
+                  'HARD_REBOOT': ['active', 'stopped']}
+
+
+def compute(req):
+    return compute_api.ComputeAPI(req.context, local_hypervisor=False)
+
+
+def _ref_id(value):
+    """Nova takes a flavor or image as an id or a URL ending in it."""
+    return str(value).rstrip('/').rsplit('/', 1)[-1]
+
+
+# -- create ----------------------------------------------------------------------
+
+def _unsupported(field, why):
+    raise wsgi.HTTPError(400, '%s is not supported: %s' % (field, why))
+
+
+def _volumes_and_image(server):
+    """(image ref, [volume sizes]) from imageRef and block_device_mapping_v2."""
+    image = server.get('imageRef') or None
+    sizes = []
+    for bdm in server.get('block_device_mapping_v2', []):
+        source, dest = bdm.get('source_type'), bdm.get('destination_type', 'volume')
+        if source == 'image' and dest == 'local':
+            if image is not None and _ref_id(bdm.get('uuid', image)) != _ref_id(image):
+                raise wsgi.HTTPError(400, 'The image of block_device_mapping_v2 (%s) '
+                                          'is not imageRef (%s).'
+                                     % (bdm.get('uuid'), image))
+            image = image or bdm.get('uuid')
+        elif source == 'blank' and dest == 'volume':
+            if str(bdm.get('delete_on_termination', False)).lower() != 'true':
+                _unsupported('block_device_mapping_v2 delete_on_termination=false',
+                             'volumes created at boot are deleted with the server')
+            try:
+                sizes.append(int(bdm['volume_size']))
+            except (KeyError, ValueError):
+                raise wsgi.HTTPError(400, 'A blank volume needs an integer '
+                                          'volume_size (GiB).') from None
+        elif source == 'image' and dest == 'volume':
+            _unsupported('Booting from a volume', 'the root disk is a local overlay '
+                                                  'of the image')
+        else:
+            _unsupported('block_device_mapping_v2 source_type=%s destination_type=%s'
+                         % (source, dest), 'only new blank volumes are attached at '
+                                           'boot')
+    if image is None:
+        raise wsgi.HTTPError(400, 'imageRef is required: provisioner boots servers '
+                                  'from an image.')
+    return _ref_id(image), sizes
+
+
+def _networks(req, server):
+    requested = server.get('networks')
+    if requested is None:
+        # Nova 2.1 without networks: the one network there is, if there is one.
+        networks = catalog_api.CatalogAPI(req.context, None).list('network')
+        if len(networks) != 1:
+            raise wsgi.HTTPError(400, 'Give the server a network ("networks": '
+                                      '[{"uuid": ...}]): %d networks exist.'
+                                 % len(networks))
+        return [networks[0]['id']]
+    ids = []
+    for network in requested:
+        if network.get('port'):
+            _unsupported('networks port', 'ports are allocated by the boot')
+        if network.get('fixed_ip'):
+            _unsupported('networks fixed_ip', 'addresses are allocated by the boot')
+        if not network.get('uuid'):
+            raise wsgi.HTTPError(400, 'Each network needs a uuid.')
+        ids.append(network['uuid'])
+    return ids
+
+
+def _user_data(server):
+    encoded = server.get('user_data')
+    if encoded is None:
+        return None
+    try:
+        return base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise wsgi.HTTPError(400, 'User data needs to be valid base 64.') from None
+
+
+def _check_count(server):
+    for field in ('min_count', 'max_count'):
+        if int(server.get(field, 1)) != 1:
+            _unsupported('%s=%s' % (field, server[field]),
+                         'provisioner creates one server per request')
+    if server.get('personality'):
+        _unsupported('personality', 'files reach the guest as user_data')
+    if server.get('block_device_mapping'):
+        _unsupported('block_device_mapping (v1)', 'use block_device_mapping_v2')
+    for group in server.get('security_groups', []):
+        if group.get('name', 'default') != 'default':
+            _unsupported('security group %s' % group.get('name'),
+                         'guest networks are isolated; there are no security groups')
+
+
+# References in the body that do not exist are the request's fault: 400, as Nova.
+_BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Server group'}
+
+
+@SERVICE.route('POST', '/v2.1/servers')
+def create(req):
+    body = common.validate(req.json_body(), schemas.CREATE)
+    server = body['server']
+    _check_count(server)
+    hints = body.get('OS-SCH-HNT:scheduler_hints') or body.get('os:scheduler_hints') \
+        or {}
+    image, volume_sizes = _volumes_and_image(server)
+    try:
+        instance_id = compute(req).create_instance(
+            server['name'], _ref_id(server['flavorRef']), image,
+            _networks(req, server), volume_sizes, _user_data(server),
+            availability_zone=server.get('availability_zone'),
+            server_group=hints.get('group'), properties=server.get('metadata'),
+            key_name=server.get('key_name'))
+    except exception.NotFound as exc:
+        if exc.kwargs.get('kind') in _BAD_REFERENCE:
+            raise wsgi.HTTPError(400, str(exc)) from None
+        raise
+    dispatcher.get().boot(instance_id)
+    return wsgi.json_response({'server': views.created(req, instance_id)}, 202,
+                              {'Location': common.service_url(req, 'v2.1', 'servers',
+                                                              instance_id)})
+
+
+# -- list and show -------------------------------------------------------------------
+
+def _list_filters(req):
+    """Nova's list filters that provisioner keeps; unknown ones are ignored, as Nova
+    ignores what a non-admin may not filter on."""
+    params = req.GET
+    filters = {}
+    all_projects = False
+    if req.context.is_admin:
+        if 'all_tenants' in params:
+            all_projects = params['all_tenants'].lower() not in ('0', 'false', 'no',
+                                                                 'off')
+        project = params.get('project_id') or params.get('tenant_id')
+        if project:
+            filters['project_id'], all_projects = project, True
+        if params.get('host'):
+            filters['host'] = params['host']
+    status = params.get('status')
+    if status:
+        if status.upper() not in _STATUS_FILTER:
+            return None, all_projects, filters  # nothing has an unknown status
+        filters['vm_states'] = _STATUS_FILTER[status.upper()]
+    for param, key in (('flavor', 'flavor_id'), ('image', 'image_id'),
+                       ('key_name', 'key_name'), ('user_id', 'user_id')):
+        if params.get(param):
+            filters[key] = _ref_id(params[param])
+    if params.get('changes-since'):
+        filters['changes_since'] = _timestamp(params['changes-since'])
+    return status, all_projects, filters
+
+
+def _timestamp(value):
+    try:
+        moment = datetime.datetime.fromisoformat(value.replace('Z', '+00:00'))
+    except ValueError:
+        raise wsgi.HTTPError(400, 'changes-since must be an ISO 8601 time, not %r'
+                             % value) from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return moment
+
+
+def _matches(pattern, value):
+    """Nova matches name and ip filters as regular expressions (re.search)."""
+    try:
+        return re.search(pattern, value or '') is not None
+    except re.error:
+        return pattern in (value or '')
+
+
+def _servers(req):
+    status, all_projects, filters = _list_filters(req)
+    if status is not None and 'vm_states' not in filters:
+        return []
+    servers = compute(req).server_records(all_projects=all_projects, **filters)
+    name, ip = req.GET.get('name'), req.GET.get('ip')
+    if name:
+        servers = [s for s in servers if _matches(name, s['name'])]
+    if ip:
+        servers = [s for s in servers
+                   if any(_matches(ip, a['ip']) for a in s['addresses'])]
+    if status in ('REBOOT', 'HARD_REBOOT', 'ACTIVE', 'SHUTOFF'):
+        servers = [s for s in servers if s['status'] == status.upper()]
+    return servers
+
+
+def _list(req, view):
+    servers, more = common.page(req, _servers(req))
+    body = {'servers': [view(req, s) for s in servers]}
+    if more and servers:
+        body['servers_links'] = common.next_link(
+            req, req.path_info.strip('/').split('/'), servers[-1]['id'])
+    return wsgi.json_response(body)
+
+
+@SERVICE.route('GET', '/v2.1/servers')
+def index(req):
+    return _list(req, views.basic)
+
+
+@SERVICE.route('GET', '/v2.1/servers/detail')
+def detail(req):
+    # Extended attributes (2.3) would need each server's user data: admins only,
+    # and read per server only at that microversion.
+    if req.context.is_admin and req.api_version >= (2, 3):
+        return _list(req, lambda r, s: views.detail(r, s, _user_data_of(s)))
+    return _list(req, views.detail)
+
+
+def _user_data_of(server):
+    return instances.user_data(server['id']) if server['has_user_data'] else None
+
+
+@SERVICE.route('GET', '/v2.1/servers/{server_id}')
+def show(req, server_id):
+    server = compute(req).server_record(server_id)
+    user_data = None
+    if req.context.is_admin and req.api_version >= (2, 3):
+        user_data = _user_data_of(server)
+    return wsgi.json_response({'server': views.detail(req, server, user_data)})
+
+
+# -- update and delete -----------------------------------------------------------
+
+@SERVICE.route('PUT', '/v2.1/servers/{server_id}')
+def update(req, server_id):
+    body = common.validate(req.json_body(), schemas.UPDATE)['server']
+    api = compute(req)
+    server = api.server_record(server_id)
+    for field in ('accessIPv4', 'accessIPv6'):
+        if body.get(field):
+            _unsupported(field, 'guest networks are isolated')
+    if 'name' in body:
+        api.rename(server['id'], body['name'])
+    return wsgi.json_response({'server': views.detail(req, api.server_record(
+        server['id']))})
+
+
+@SERVICE.route('DELETE', '/v2.1/servers/{server_id}')
+def delete(req, server_id):
+    api = compute(req)
+    instance_id = api.request_delete(api.server_record(server_id)['id'])
+    dispatcher.get().delete(instance_id)
+    return wsgi.empty_response(204)

@@ -1,0 +1,115 @@
+"""The server view builder: one shape per microversion, as Nova's views/servers.py.
+
+Input is a server record (provisioner.compute.listing); output is exactly what Nova
+returns at the negotiated microversion: no key from a later one (strict clients
+validate against the version they asked for).
+"""
+
+import base64
+import hashlib
+
+from provisioner.api import common
+from provisioner.compute import states
+
+# Statuses that carry a progress percentage in Nova's view.
+_PROGRESS = {'BUILD': 0, 'ACTIVE': 100, 'REBOOT': 100, 'HARD_REBOOT': 100}
+
+
+def host_id(project_id, host):
+    """Nova's hostId: tells a project's servers on one host apart, without naming it."""
+    if not host:
+        return ''
+    return hashlib.sha224((project_id + host).encode()).hexdigest()
+
+
+def basic(req, server):
+    return {'id': server['id'], 'name': server['name'],
+            'links': common.links(req, 'v2.1', 'servers', server['id'])}
+
+
+def _addresses(server):
+    addresses = {}
+    for address in server['addresses']:
+        addresses.setdefault(address['network'], []).append(
+            {'version': 4, 'addr': address['ip'], 'OS-EXT-IPS:type': 'fixed',
+             'OS-EXT-IPS-MAC:mac_addr': address['mac']})
+    return addresses
+
+
+def _fault(server):
+    return {'code': 500, 'created': common.isotime(server['updated_at']),
+            'message': server['fault'] or 'Unknown error'}
+
+
+def detail(req, server, user_data=None):
+    """The server as GET /servers/{id} shows it at req.api_version."""
+    version = req.api_version
+    is_admin = req.context.is_admin
+    status = server['status']
+    view = basic(req, server)
+    view.update({
+        'status': status,
+        'tenant_id': server['project_id'],
+        'user_id': server['user_id'],
+        'metadata': server['metadata'],
+        'hostId': host_id(server['project_id'], server['host']),
+        'image': {'id': server['image_id'],
+                  'links': common.links(req, 'v2.1', 'images', server['image_id'])[1:]},
+        'flavor': {'id': server['flavor_id'],
+                   'links': common.links(req, 'v2.1', 'flavors',
+                                         server['flavor_id'])[1:]},
+        'created': common.isotime(server['created_at']),
+        'updated': common.isotime(server['updated_at']),
+        'addresses': _addresses(server),
+        'accessIPv4': '',
+        'accessIPv6': '',
+        'OS-DCF:diskConfig': 'MANUAL',
+        'OS-EXT-AZ:availability_zone': server['availability_zone'] or (
+            'nova' if server['host'] else ''),
+        'config_drive': 'True',
+        'key_name': server['key_name'],
+        'OS-SRV-USG:launched_at': common.isotime_us(server['launched_at'])
+        if server['launched_at'] else None,
+        'OS-SRV-USG:terminated_at': None,
+        'OS-EXT-STS:task_state': server['task_state'],
+        'OS-EXT-STS:vm_state': server['vm_state'],
+        'OS-EXT-STS:power_state': states.POWER_STATE_CODES.get(server['power_state'],
+                                                               0),
+        'os-extended-volumes:volumes_attached': [
+            dict({'id': v['id']}, **({'delete_on_termination': True}
+                                     if version >= (2, 3) else {}))
+            for v in server['volumes']],
+    })
+    if status in _PROGRESS:
+        view['progress'] = _PROGRESS[status]
+    if status in ('ERROR', 'DELETED'):
+        view['fault'] = _fault(server)
+    if is_admin:
+        view['OS-EXT-SRV-ATTR:host'] = server['host']
+        view['OS-EXT-SRV-ATTR:instance_name'] = 'instance-%s' % server['id']
+        view['OS-EXT-SRV-ATTR:hypervisor_hostname'] = server['host']
+        if version >= (2, 3):
+            view.update(_extended_attributes(server, user_data))
+    return view
+
+
+def _extended_attributes(server, user_data):
+    """2.3: what an admin sees of how the server was built."""
+    from flows.tasks import network_tasks  # the guest's hostname, as the drive has it
+    return {'OS-EXT-SRV-ATTR:reservation_id': 'r-%s' % server['id'][:8],
+            'OS-EXT-SRV-ATTR:launch_index': 0,
+            'OS-EXT-SRV-ATTR:hostname': network_tasks.hostname(server['name']),
+            'OS-EXT-SRV-ATTR:kernel_id': '',
+            'OS-EXT-SRV-ATTR:ramdisk_id': '',
+            'OS-EXT-SRV-ATTR:root_device_name': '/dev/vda',
+            'OS-EXT-SRV-ATTR:user_data': (base64.b64encode(user_data).decode()
+                                          if user_data is not None else None)}
+
+
+def created(req, instance_id):
+    """POST /servers' answer (202): Nova's fields, without an adminPass (the guest
+    takes no password)."""
+    return {'id': instance_id,
+            'links': common.links(req, 'v2.1', 'servers', instance_id),
+            'OS-DCF:diskConfig': 'MANUAL',
+            'security_groups': [{'name': 'default'}]}

@@ -1,0 +1,194 @@
+"""The small WSGI toolkit every service of provisioner-api is built from.
+
+A ``Service`` is one OpenStack service (identity, compute, image, network, volume):
+a router of ``(method, path pattern) -> handler`` and the error body format of the
+real service, since each client parses its own service's errors. A handler takes
+the Request and the path's parameters and returns a Response (``json_response``)
+or raises: ``HTTPError`` for protocol faults, or provisioner's own exceptions,
+which map to statuses in one place (``STATUS_OF``), as Nova's ``Fault`` does.
+"""
+
+import dataclasses
+import json
+import logging
+import re
+
+import webob
+
+from provisioner import exception
+
+LOG = logging.getLogger(__name__)
+
+# provisioner's exceptions, as HTTP statuses (most specific first).
+STATUS_OF = ((exception.NotFound, 404), (exception.Invalid, 400),
+             (exception.Conflict, 409), (exception.NotAuthenticated, 401),
+             (exception.Forbidden, 403), (exception.NoValidHost, 400),
+             (exception.ImageInvalid, 400), (exception.HypervisorUnavailable, 503))
+
+TITLES = {400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
+          405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict',
+          413: 'Request Entity Too Large', 415: 'Unsupported Media Type',
+          500: 'Internal Server Error', 501: 'Not Implemented',
+          503: 'Service Unavailable'}
+
+
+class HTTPError(Exception):
+    """A fault the API reports with a status and a message (and maybe headers)."""
+
+    def __init__(self, status, message, headers=None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or {}
+
+
+def status_of(exc):
+    """(status, message) for an exception a handler raised; 500 for the unexpected."""
+    if isinstance(exc, HTTPError):
+        return exc.status, exc.message
+    if getattr(exc, 'http_status', None):  # an error that knows its own status
+        return exc.http_status, str(exc)
+    for kind, status in STATUS_OF:
+        if isinstance(exc, kind):
+            return status, str(exc)
+    return 500, ('The server could not complete the request (%s); its log has the '
+                 'details.' % type(exc).__name__)
+
+
+class Request(webob.Request):
+    """A request, with what the middleware learned about it."""
+
+    context = None          # identity.service.RequestContext once authenticated
+    request_id = None       # req-<uuid>, also the x-openstack-request-id header
+    api_version = None      # the negotiated microversion (compute), as (2, 1)
+    max_body_size = None    # bytes; larger bodies are refused with 413
+
+    def json_body(self, required=True):
+        """The body parsed as a JSON object; 400 when it is not one."""
+        if self.max_body_size is not None and self.content_length is not None \
+                and self.content_length > self.max_body_size:
+            raise HTTPError(413, 'Request is too large: %d bytes; the limit is %d.'
+                                 % (self.content_length, self.max_body_size))
+        raw = self.body_file.read(self.max_body_size + 1 if self.max_body_size
+                                  else -1)
+        if self.max_body_size is not None and len(raw) > self.max_body_size:
+            raise HTTPError(413, 'Request is too large; the limit is %d bytes.'
+                                 % self.max_body_size)
+        if not raw.strip():
+            if required:
+                raise HTTPError(400, 'The request has no body; a JSON object is '
+                                     'expected.')
+            return {}
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise HTTPError(400, 'Malformed request body: %s' % exc) from None
+        if not isinstance(body, dict):
+            raise HTTPError(400, 'The request body must be a JSON object.')
+        return body
+
+    def int_param(self, name, minimum=0):
+        value = self.GET.get(name)
+        if value is None:
+            return None
+        try:
+            number = int(value)
+        except ValueError:
+            raise HTTPError(400, '%s must be an integer, not %r' % (name, value)) \
+                from None
+        if number < minimum:
+            raise HTTPError(400, '%s must be at least %d' % (name, minimum))
+        return number
+
+
+def _json_default(value):
+    if hasattr(value, 'isoformat'):
+        return value.isoformat()
+    raise TypeError('%s is not JSON serialisable' % type(value).__name__)
+
+
+def json_response(body, status=200, headers=None):
+    response = webob.Response(status=status, content_type='application/json',
+                              charset='utf-8')
+    if body is not None:
+        response.text = json.dumps(body, default=_json_default)
+    else:
+        response.content_type = None
+        response.body = b''
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def empty_response(status):
+    response = webob.Response(status=status)
+    response.content_type = None
+    response.body = b''
+    return response
+
+
+@dataclasses.dataclass
+class Route:
+    method: str
+    regex: re.Pattern
+    handler: object
+    public: bool  # served without a token (version discovery, authentication)
+
+
+def _compile(pattern):
+    """'/servers/{server_id}/action' -> a regex with named groups (no slashes in them)."""
+    regex = re.sub(r'\{(\w+)\}', r'(?P<\1>[^/]+)', pattern.rstrip('/') or '/')
+    return re.compile('^%s/?$' % regex)
+
+
+def nova_fault(status, message):
+    """Nova's and Cinder's error body: {"itemNotFound": {"code": 404, "message"}}."""
+    names = {400: 'badRequest', 401: 'unauthorized', 403: 'forbidden',
+             404: 'itemNotFound', 405: 'badMethod', 409: 'conflictingRequest',
+             413: 'overLimit', 415: 'badMediaType', 429: 'overLimit',
+             501: 'notImplemented', 503: 'serviceUnavailable'}
+    return {names.get(status, 'computeFault'): {'code': status, 'message': message}}
+
+
+class Service:
+    """One OpenStack service under its path prefix: routes plus its error format."""
+
+    def __init__(self, name, fault=nova_fault):
+        self.name = name
+        self.fault = fault
+        self.routes = []
+
+    def before(self, req):
+        """Called before the handler (compute negotiates its microversion here)."""
+
+    def after(self, req, response):
+        """Called with every response, errors included (headers to echo)."""
+
+    def route(self, method, pattern, public=False):
+        """Decorator: serve ``method pattern`` (relative to the prefix) with it."""
+        def register(handler):
+            self.add(method, pattern, handler, public)
+            return handler
+        return register
+
+    def add(self, method, pattern, handler, public=False):
+        self.routes.append(Route(method, _compile(pattern), handler, public))
+
+    def match(self, method, path):
+        """(route, params) for the request; HTTPError 404/405 when none fits."""
+        allowed = []
+        for route in self.routes:
+            found = route.regex.match(path)
+            if found is None:
+                continue
+            if route.method == method or (method == 'HEAD' and route.method == 'GET'):
+                return route, found.groupdict()
+            allowed.append(route.method)
+        if allowed:
+            raise HTTPError(405, 'Method %s is not allowed here (allowed: %s).'
+                                 % (method, ', '.join(sorted(set(allowed)))),
+                            headers={'Allow': ', '.join(sorted(set(allowed)))})
+        raise HTTPError(404, 'The resource could not be found.')
+
+    def error_response(self, status, message, headers=None):
+        return json_response(self.fault(status, message), status, headers)

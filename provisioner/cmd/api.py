@@ -1,0 +1,84 @@
+"""provisioner-api: the OpenStack-compatible REST API, on one port.
+
+All-in-one (no ``transport_url``): a complete one-machine cloud. SQLite under
+``state_path``, flows in this process's threads, libvirt ``qemu:///system``; boots
+and actions a killed predecessor left unfinished resume at start-up.
+
+Distributed: it records each request in the database and posts its flow to the
+jobboard for the engines; run as many as you like behind a load balancer.
+
+The server is cheroot, CherryPy's threaded WSGI server: production-grade and pure
+Python (no eventlet, no C build), a fixed pool of threads that matches the rest of
+provisioner's threading model, HTTP/1.1 keep-alive, and request bodies streamed
+to the application (image uploads never sit in memory whole).
+"""
+
+import logging
+import sys
+
+from provisioner.cmd import daemon
+
+LOG = logging.getLogger('provisioner.api')
+LOG_FORMAT = ('%(asctime)s %(process)d %(levelname)s %(name)s [%(request_id)s]: '
+              '%(message)s')
+
+
+def _logging():
+    from provisioner.api import app
+    from provisioner import redact
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(app.RequestIdFilter())
+        handler.addFilter(redact.RedactingFilter())
+
+
+def _dispatcher():
+    from provisioner.engine import dispatch
+    from provisioner import rpc
+    if rpc.is_distributed():
+        from provisioner.engine import jobs
+        daemon.wait_for('The database', daemon.check_database)
+        daemon.wait_for('The jobboard at redis://%s' % jobs.redis_location(),
+                        jobs.get_board)
+        return dispatch.JobboardDispatcher()
+    from provisioner.db import migration
+    from provisioner import virt
+    migration.ensure_schema()
+    # Fail now, with the reason, rather than at the first boot.
+    virt.get_driver().check_state_path()
+    return dispatch.LocalDispatcher()
+
+
+def main(argv=None):
+    daemon.setup(sys.argv[1:] if argv is None else argv, 'provisioner-api',
+                 distributed_only=False, log_format=LOG_FORMAT)
+    _logging()
+    from cheroot import wsgi as cheroot_wsgi
+
+    from provisioner.api import app
+    from provisioner.api import dispatcher as api_dispatcher
+    from provisioner.conf import CONF
+    from provisioner import rpc
+
+    dispatcher = _dispatcher()
+    api_dispatcher.set(dispatcher)
+    server = cheroot_wsgi.Server((CONF.api.bind_host, CONF.api.bind_port),
+                                 app.build_app(), numthreads=CONF.api.threads,
+                                 server_name='provisioner-api')
+    server.prepare()  # binds now: a taken port is an error before "ready"
+    mode = 'distributed' if rpc.is_distributed() else 'all-in-one'
+    LOG.info('provisioner-api (%s) ready: listening on http://%s:%d', mode,
+             CONF.api.bind_host, server.bind_addr[1])
+    if not rpc.is_distributed():
+        dispatcher.resume_interrupted()
+    try:
+        daemon.serve(server.serve, server.stop, 'provisioner-api-server')
+    finally:
+        dispatcher.stop()
+        from provisioner import notifications
+        notifications.cleanup()
+    LOG.info('provisioner-api stopped')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

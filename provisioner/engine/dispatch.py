@@ -1,0 +1,158 @@
+"""Where an accepted request's flow runs: here (all-in-one) or on an engine.
+
+provisioner-api records every request in the database (instance row, action, the
+persisted flow) before it answers, then hands the flow to a dispatcher:
+
+* ``LocalDispatcher`` (all-in-one): a pool of this process's threads runs it,
+  under the instance's file lock. Flows this process (or a killed predecessor)
+  left unfinished are found in the database and resumed at start-up.
+* ``JobboardDispatcher`` (distributed): a job on the Redis jobboard, which any
+  engine's conductor claims.
+"""
+
+from concurrent import futures
+import logging
+import threading
+
+import sqlalchemy as sa
+from taskflow import states as tf_states
+
+from provisioner.compute import actions
+from provisioner.compute import states
+from provisioner.conf import CONF
+from provisioner.db import api as db_api
+from provisioner.db import models
+from provisioner.engine import runner
+
+LOG = logging.getLogger(__name__)
+
+
+class LocalDispatcher:
+    """Run flows in this process's threads; suspend them at a stop (they resume)."""
+
+    def __init__(self):
+        workers = CONF.engine.max_concurrent_flows
+        runner.expect_concurrent_flows(workers)
+        self._pool = futures.ThreadPoolExecutor(max_workers=workers,
+                                                thread_name_prefix='provisioner-flow')
+        self._engines = set()
+        self._lock = threading.Lock()
+        self._stopping = False
+
+    def _submit(self, what, func, *args, **kwargs):
+        def run():
+            try:
+                func(*args, **kwargs)
+            except Exception:
+                LOG.exception('%s stopped with an error; it resumes at the next '
+                              'start of provisioner-api', what)
+        with self._lock:
+            if self._stopping:
+                return
+            self._pool.submit(run)
+
+    def _attach(self, engine):
+        with self._lock:
+            self._engines.add(engine)
+            if self._stopping:
+                engine.suspend()
+
+    def boot(self, instance_id, rollback=False):
+        self._submit('Boot of instance %s' % instance_id, self._run_boot, instance_id,
+                     rollback)
+
+    def _run_boot(self, instance_id, rollback):
+        with db_api.transaction() as session:
+            flow_uuid = session.get(models.Instance, instance_id).flow_uuid
+        runner.run_boot(instance_id, flow_uuid, rollback=rollback,
+                        on_engine=self._attach)
+
+    def resume(self, instance_id):
+        self.boot(instance_id)
+
+    def rollback(self, instance_id):
+        self.boot(instance_id, rollback=True)
+
+    def delete(self, instance_id):
+        self._submit('Delete of instance %s' % instance_id, runner.run_delete,
+                     instance_id)
+
+    def power(self, instance_id, action_id):
+        self._submit('Action %s on instance %s' % (action_id, instance_id),
+                     runner.run_action, instance_id, action_id, on_engine=self._attach)
+
+    def resume_interrupted(self):
+        """Start again every flow a killed process left unfinished; how many."""
+        boots, deletes = _interrupted_instances()
+        for instance_id in boots:
+            self.boot(instance_id)
+        for instance_id in deletes:
+            self.delete(instance_id)
+        power = actions.unfinished()
+        for instance_id, action_id in power:
+            self.power(instance_id, action_id)
+        count = len(boots) + len(deletes) + len(power)
+        if count:
+            LOG.info('Resuming %d interrupted flow(s): %d boot(s), %d delete(s), '
+                     '%d power action(s)', count, len(boots), len(deletes), len(power))
+        return count
+
+    def stop(self):
+        """Suspend running flows at their next step boundary and wait for them."""
+        with self._lock:
+            self._stopping = True
+            engines = list(self._engines)
+        for engine in engines:
+            engine.suspend()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _interrupted_instances():
+    inst = models.Instance
+    with db_api.transaction() as session:
+        building = session.execute(
+            sa.select(inst.id, inst.flow_uuid)
+            .where(inst.vm_state == states.BUILDING).order_by(inst.created_at)).all()
+        deleting = list(session.execute(
+            sa.select(inst.id).where(inst.vm_state != states.DELETED,
+                                     inst.vm_state != states.BUILDING,
+                                     inst.task_state == states.DELETING)).scalars())
+    boots = [instance_id for instance_id, flow_uuid in building
+             if runner.boot_flow_state(flow_uuid) not in (tf_states.SUCCESS,
+                                                          tf_states.REVERTED)]
+    return boots, deleting
+
+
+class JobboardDispatcher:
+    """Post each flow as a job; the engines' conductors claim and run it."""
+
+    @staticmethod
+    def boot(instance_id):
+        from provisioner.engine import jobs
+        jobs.post(jobs.BOOT, instance_id, new=True)
+
+    @staticmethod
+    def resume(instance_id):
+        from provisioner.engine import jobs
+        jobs.post(jobs.BOOT, instance_id)
+
+    @staticmethod
+    def rollback(instance_id):
+        from provisioner.engine import jobs
+        from provisioner.engine import leases
+        leases.request_rollback(instance_id)
+        jobs.post(jobs.BOOT, instance_id)
+
+    @staticmethod
+    def delete(instance_id):
+        from provisioner.engine import jobs
+        jobs.post(jobs.DELETE, instance_id)
+
+    @staticmethod
+    def power(instance_id, action_id):
+        from provisioner.engine import jobs
+        jobs.post_action(instance_id, action_id)
+
+    def stop(self):
+        from provisioner.engine import jobs
+        jobs.reset()
