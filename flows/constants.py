@@ -2,6 +2,7 @@
 
 # Store keys (inputs every task may require; IDs only, never objects or secrets).
 INSTANCE_ID = 'instance_id'
+ACTION_ID = 'action_id'  # the instance action a power flow carries out
 
 # Provided values.
 HOST_CANDIDATES = 'host_candidates'
@@ -46,3 +47,13 @@ RELEASE_CLAIM = 'release-claim'
 RELEASE_QUOTA = 'release-quota'
 DELETE_INSTANCE_FILES = 'delete-instance-files'
 MARK_DELETED = 'mark-deleted'
+
+# Power action flows (stop, start, reboot): guard -> host step -> record the outcome.
+STOP_FLOW = 'stop-instance'
+START_FLOW = 'start-instance'
+REBOOT_FLOW = 'reboot-instance'
+POWER_ACTION_GUARD = 'power-action-guard'
+POWER_OFF_DOMAIN = 'power-off-domain'
+POWER_ON_DOMAIN = 'power-on-domain'
+REBOOT_DOMAIN = 'reboot-domain'
+RECORD_POWER_STATE = 'record-power-state'

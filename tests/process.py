@@ -3,6 +3,7 @@
 from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.engine import persistence
+from provisioner import notifications
 from provisioner import policy
 from provisioner import virt
 
@@ -13,3 +14,4 @@ def reset_state():
     virt.reset_driver()
     instances.build_request.cache_clear()
     policy.reset()
+    notifications.reset()

@@ -11,10 +11,10 @@ from flows.tasks import base
 LOG = logging.getLogger(__name__)
 
 
-def describe_failures(flow_failures):
+def describe_failures(flow_failures, what='Boot'):
     """One line naming the step that failed and why, for the instance's fault."""
     if not flow_failures:
-        return 'Boot failed for an unknown reason.'
+        return '%s failed for an unknown reason.' % what
     step, failure = next(iter(flow_failures.items()))
     if failure.check(exception.ProvisionerError):
         return '%s: %s' % (step, failure.exception_str)
@@ -44,8 +44,10 @@ class MarkActive(base.ProvisionerTask):
     """
 
     def execute(self, instance_id):
+        # launched_at is the first time the guest ran (Nova's): a boot runs once.
         instances.update(instance_id, vm_state=states.ACTIVE, task_state=None,
-                         power_state=states.RUNNING, fault=None)
+                         power_state=states.RUNNING, fault=None,
+                         launched_at=instances.now())
 
 
 class MarkDeleted(base.ProvisionerTask):

@@ -80,6 +80,20 @@ def update(instance_id, **fields):
                         .where(models.Instance.id == instance_id).values(**fields))
 
 
+def conclude_action(instance_id, action_id, **fields):
+    """Update the instance and stamp its action finished (success), in one transaction.
+
+    One write, so a process killed in between cannot leave an instance whose task
+    is over while its action still looks under way (or the other way round).
+    """
+    with db_api.transaction() as session:
+        session.execute(sa.update(models.Instance)
+                        .where(models.Instance.id == instance_id).values(**fields))
+        session.execute(sa.update(models.InstanceAction)
+                        .where(models.InstanceAction.id == action_id)
+                        .values(finish_time=now(), message=None))
+
+
 def advance_task_state(instance_id, task_state):
     """Move task_state forward only: parallel steps must not send it backwards."""
     order = states.BUILD_TASK_STATES
@@ -103,13 +117,17 @@ _EVENT = models.InstanceEvent.__table__
 _INSERT_EVENT = sa.insert(_EVENT)
 
 
-def record_event(instance_id, name, host, started_at, result, message=None):
-    """Record one finished step (or one interrupted by a crash) as an instance event."""
+def record_event(instance_id, name, host, started_at, result, message=None,
+                 action_id=None):
+    """Record one finished step (or one interrupted by a crash) as an instance event.
+
+    ``action_id``: the instance action whose flow ran the step (its event list).
+    """
     with db_api.connection() as conn:
         conn.execute(_INSERT_EVENT, {'instance_id': instance_id, 'name': name,
                                      'host': host, 'started_at': started_at,
                                      'finished_at': now(), 'result': result,
-                                     'message': message})
+                                     'message': message, 'action_id': action_id})
 
 
 def events(instance_id):

@@ -11,11 +11,13 @@ from provisioner.conf import default
 from provisioner.conf import engine
 from provisioner.conf import identity
 from provisioner.conf import libvirt
+from provisioner.conf import notifications
 from provisioner.conf import scheduler
 
 CONF = cfg.CONF
 
-_AREAS = (compute, database, default, engine, identity, libvirt, scheduler)
+_AREAS = (compute, database, default, engine, identity, libvirt, notifications,
+          scheduler)
 
 for _area in _AREAS:
     _area.register_opts(CONF)

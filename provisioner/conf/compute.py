@@ -14,6 +14,12 @@ compute_opts = [
                  help='Seconds between two checks of a starting domain\'s power '
                       'state. Each check is one step execution, so a resumed boot '
                       're-checks the real state.'),
+    cfg.IntOpt('shutdown_timeout',
+               default=60,
+               min=0,
+               help='Seconds a stop (or soft reboot) waits for the guest to shut '
+                    'down after the ACPI power button before powering it off at '
+                    'once. 0 powers off at once.'),
     cfg.IntOpt('max_parallel_steps',
                default=4,
                min=1,

@@ -7,9 +7,10 @@ Differences from TaskFlow's stock conductors, each for a measured reason:
   killed engine's boot would never be taken over.
 * The instance lease fences the flow store: an engine that stalled past its claim
   gets LeaseLost at its next write and stops, never running next to its successor.
-* The job ends the way the flow did: consumed when the boot succeeded, trashed when
-  it was rolled back (the stock conductor consumes reverted jobs too), abandoned when
-  the run was suspended (SIGTERM, a rollback request), so another engine continues.
+* The job ends the way its flow (a boot, a power action) did: consumed when it
+  succeeded, trashed when it was rolled back (the stock conductor consumes reverted
+  jobs too), abandoned when the run was suspended (SIGTERM, a rollback request),
+  so another engine continues.
 * SIGTERM stops claiming, suspends the running flows at their next step boundary,
   hands their jobs back, and exits.
 """
@@ -59,6 +60,15 @@ class _Run:
 def owner_name():
     """Unique per process: a restarted engine is a new owner, never its old self."""
     return '%s:%d:%s' % (CONF.host, os.getpid(), uuid.uuid4().hex[:8])
+
+
+def _job_outcome(flow_state):
+    """Consume a job whose flow succeeded, trash a reverted one, hand back the rest."""
+    if flow_state == tf_states.SUCCESS:
+        return CONSUME
+    if flow_state in (tf_states.REVERTED, tf_states.FAILURE, tf_states.REVERT_FAILURE):
+        return TRASH
+    return ABANDON
 
 
 class Conductor:
@@ -179,6 +189,9 @@ class Conductor:
             elif job.details['action'] == jobs.DELETE:
                 runner.run_delete(instance_id, lease=run.lease)
                 outcome = CONSUME
+            elif job.details['action'] == jobs.POWER:
+                outcome = self._power_action(run, instance_id,
+                                             job.details['action_id'])
             else:
                 outcome = self._boot(run, instance_id)
         except leases.LeaseLost:
@@ -214,11 +227,15 @@ class Conductor:
             run.rolling_back = True
             state = runner.run_boot(instance_id, flow_uuid, rollback=True,
                                     lease=run.lease, on_engine=run.attach)
-        if state == tf_states.SUCCESS:
-            return CONSUME
-        if state in (tf_states.REVERTED, tf_states.FAILURE, tf_states.REVERT_FAILURE):
-            return TRASH
-        return ABANDON
+        return _job_outcome(state)
+
+    @staticmethod
+    def _power_action(run, instance_id, action_id):
+        # A rollback request is about a boot; it must not suspend a power action.
+        run.rolling_back = True
+        state = runner.run_action(instance_id, action_id, lease=run.lease,
+                                  on_engine=run.attach)
+        return _job_outcome(state)
 
     def _finish(self, job, outcome):
         actions = {CONSUME: self._board.consume, TRASH: self._board.trash,

@@ -1,7 +1,8 @@
 """The jobboard (Redis): where the engine API posts boots and conductors claim them.
 
-A job names an action on an instance (``boot`` or ``delete``) and nothing else: the
-flow itself is in the database, so any engine can run it from its last step.
+A job names an action on an instance (``boot``, ``delete``, or ``power`` with the id
+of the stop/start/reboot action) and nothing else: the flow itself is in the
+database, so any engine can run it from its last step.
 """
 
 import logging
@@ -17,6 +18,7 @@ LOG = logging.getLogger(__name__)
 
 BOOT = 'boot'
 DELETE = 'delete'
+POWER = 'power'
 
 _lock = threading.Lock()
 _board = None
@@ -86,5 +88,18 @@ def post(action, instance_id, new=False):
         return existing
     job = get_board().post(job_name(action, instance_id),
                            details={'action': action, 'instance_id': instance_id})
+    LOG.info('Posted job %s (%s)', job.name, job.uuid)
+    return job
+
+
+def post_action(instance_id, action_id):
+    """Post the job of a power action; one per action, named ``power-<action id>``.
+
+    The action was just recorded, so no job of it can be pending yet. Posting one
+    twice is harmless all the same: the second run finds the flow ended.
+    """
+    job = get_board().post(job_name(POWER, action_id),
+                           details={'action': POWER, 'instance_id': instance_id,
+                                    'action_id': action_id})
     LOG.info('Posted job %s (%s)', job.name, job.uuid)
     return job

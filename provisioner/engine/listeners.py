@@ -38,13 +38,15 @@ class EventRecorder(listener_base.Listener):
     running when its process died is recorded as 'Interrupted' by the runner, from
     TaskFlow's own atom states, when the flow is resumed.
     ``progress`` (optional) is called with a StepEvent at each start and end, so the
-    CLI shows steps live without polling the database.
+    CLI shows steps live without polling the database. ``action_id``: the instance
+    action the flow carries out; its events are these steps.
     """
 
-    def __init__(self, engine, instance_id, progress=None):
+    def __init__(self, engine, instance_id, progress=None, action_id=None):
         super().__init__(engine, task_listen_for=tuple(_START) + tuple(_END),
                          flow_listen_for=(), retry_listen_for=())
         self._instance_id = instance_id
+        self._action_id = action_id
         self._progress = progress
         self._open = {}  # event name -> (wall clock start, monotonic start)
 
@@ -65,7 +67,7 @@ class EventRecorder(listener_base.Listener):
         # transition): its start is unknown, so it is recorded as starting now.
         started_at, began = self._open.pop(event_name, (instances.now(), None))
         instances.record_event(self._instance_id, event_name, CONF.host, started_at,
-                               result, message)
+                               result, message, action_id=self._action_id)
         duration = time.monotonic() - began if began is not None else None
         LOG.info('Instance %s: step %s %s', self._instance_id, event_name, result.lower())
         self._report(StepEvent(event_name, True, result, duration, message))

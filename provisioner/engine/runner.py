@@ -3,6 +3,12 @@
 The boot flow is persisted: its flow detail (in a logbook named after the instance)
 records each step's state and result, so ``run_boot`` continues a boot from its last
 persisted step whether it was never started, interrupted, or is being rolled back.
+Power actions (stop, start, reboot) are persisted the same way, one flow detail per
+action in the same logbook (``prepare_action``, ``run_action``).
+
+Every flow carries out an instance action: its steps are recorded as the action's
+events, the action is finished when the flow ends, and a versioned notification is
+sent when it starts (not when it resumes) and when it ends.
 """
 
 from concurrent import futures
@@ -16,19 +22,23 @@ from taskflow import states as tf_states
 from taskflow.types import failure as tf_failure
 from taskflow.utils import persistence_utils as tf_p_utils
 
+from provisioner.compute import actions
 from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner.conf import CONF
+from provisioner.db import api as db_api
 from provisioner.engine import leases
 from provisioner.engine import listeners
 from provisioner.engine import locks
 from provisioner.engine import persistence
 from provisioner.engine import remote
 from provisioner import exception
+from provisioner import notifications
 
 from flows import boot
 from flows import constants
 from flows import delete
+from flows import power
 
 LOG = logging.getLogger(__name__)
 
@@ -43,10 +53,15 @@ def prepare_boot(instance_id, flow_uuid):
     The instance row records flow_uuid first, so a process killed between the two
     writes leaves a row whose flow run_boot creates on its next attempt.
     """
+    return _save_flow(instance_id, flow_uuid, constants.BOOT_FLOW, boot.create_flow)
+
+
+def _save_flow(instance_id, flow_uuid, flow_name, factory, factory_args=()):
+    """A new flow detail in the instance's logbook, rebuildable from its factory."""
     flow_detail = persistence.create_flow_detail(
-        'instance-%s' % instance_id, constants.BOOT_FLOW, book_uuid=instance_id,
+        'instance-%s' % instance_id, flow_name, book_uuid=instance_id,
         flow_uuid=flow_uuid)
-    engines.save_factory_details(flow_detail, boot.create_flow, [], {},
+    engines.save_factory_details(flow_detail, factory, list(factory_args), {},
                                  backend=persistence.get_backend())
     return flow_detail
 
@@ -82,8 +97,14 @@ def _step_executor():
         return _executor
 
 
-def _load_engine(flow_detail, instance_id, remote_steps=False):
-    store = {constants.INSTANCE_ID: instance_id}
+def prepare_action(instance_id, action_id, action, flow_uuid, hard=False):
+    """Persist the flow of a power action (stop, start, reboot), not yet started."""
+    flow_name, factory, factory_args = power.factory(action, hard)
+    return _save_flow(instance_id, flow_uuid, flow_name, factory, factory_args)
+
+
+def _load_engine(flow_detail, instance_id, remote_steps=False, store=None):
+    store = dict(store or {}, **{constants.INSTANCE_ID: instance_id})
     backend = persistence.get_backend()
     if remote_steps:
         # Host-side steps go to the chosen host's worker (provisioner.engine.remote).
@@ -113,7 +134,11 @@ def boot_flow_state(flow_uuid):
     return flow_detail.state if flow_detail is not None else tf_states.PENDING
 
 
-def _record_interrupted_steps(engine, flow_detail, instance_id):
+def _not_started(flow_detail):
+    return flow_detail.state in (None, tf_states.PENDING)
+
+
+def _record_interrupted_steps(engine, flow_detail, instance_id, action_id):
     """Steps a dead process left running or reverting: they run again now."""
     tasks = [ad.name for ad in flow_detail if isinstance(ad, tf_models.TaskDetail)]
     atom_states = engine.storage.get_atoms_states(tasks)
@@ -121,7 +146,7 @@ def _record_interrupted_steps(engine, flow_detail, instance_id):
         if state in (tf_states.RUNNING, tf_states.REVERTING):
             suffix = ' (revert)' if state == tf_states.REVERTING else ''
             instances.record_event(instance_id, name + suffix, CONF.host,
-                                   instances.now(), 'Interrupted')
+                                   instances.now(), 'Interrupted', action_id=action_id)
 
 
 def _request_rollback(engine):
@@ -138,6 +163,34 @@ def _fenced(flow_detail, lease):
     return persistence.fenced(flow_detail, lease)
 
 
+_ENDED = (tf_states.SUCCESS, tf_states.REVERTED, tf_states.FAILURE,
+          tf_states.REVERT_FAILURE)
+
+
+def _finish(instance_id, kind, action_id, state, fault=None):
+    """Finish the action (unless its flow did) and notify, as the flow ended.
+
+    ``fault``: why the flow failed; by default the message the flow's guard left.
+    """
+    if state not in _ENDED:
+        return  # suspended or stopped half-way: resume or rollback finishes it
+    failed = state != tf_states.SUCCESS
+    action = actions.get_by_id(action_id) if action_id is not None else None
+    if action is not None and action['finish_time'] is None:
+        actions.finish(action_id, ('Error: %s' % fault if fault else 'Error')
+                       if failed else None)
+    elif action is not None and failed and fault is None:
+        fault = (action['message'] or '').removeprefix('Error: ') or None
+    notifications.notify(instance_id, kind,
+                         notifications.ERROR if failed else notifications.END,
+                         request_id=action and action['request_id'], fault=fault)
+
+
+def _notify_start(instance_id, kind, action_id):
+    request_id = actions.get_by_id(action_id)['request_id'] if action_id else None
+    notifications.notify(instance_id, kind, notifications.START, request_id=request_id)
+
+
 def run_boot(instance_id, flow_uuid, progress=None, rollback=False, lease=None,
              on_engine=None):
     """Run (or resume, or roll back) the boot flow; return the flow's final state.
@@ -146,25 +199,37 @@ def run_boot(instance_id, flow_uuid, progress=None, rollback=False, lease=None,
     A conductor passes the instance lease it holds: host-side steps then run on the
     chosen host's worker, every flow write is fenced by the lease (LeaseLost when
     another engine took over), and ``on_engine(engine)`` lets it suspend the run.
+    Its steps are the events of the boot's create action, finished when it ends.
     """
     with _ownership(instance_id, lease):
         flow_detail = (persistence.get_flow_detail(flow_uuid)
                        or prepare_boot(instance_id, flow_uuid))
+        action_id = actions.for_flow(instance_id, flow_uuid)
+        if _not_started(flow_detail) and not rollback:
+            _notify_start(instance_id, actions.CREATE, action_id)
         engine = _load_engine(flow_detail, instance_id, remote_steps=lease is not None)
         with _fenced(flow_detail, lease):
-            return _run_boot_engine(engine, flow_detail, instance_id, progress,
-                                    rollback, on_engine)
+            state = _run_engine(engine, flow_detail, instance_id, action_id,
+                                progress, rollback, on_engine, 'Boot')
+        fault = None
+        if state != tf_states.SUCCESS:
+            with db_api.transaction() as session:
+                fault = instances.get_row(session, instance_id).fault
+        _finish(instance_id, actions.CREATE, action_id, state, fault)
+        return state
 
 
-def _run_boot_engine(engine, flow_detail, instance_id, progress, rollback, on_engine):
+def _run_engine(engine, flow_detail, instance_id, action_id, progress, rollback,
+                on_engine, what):
+    """Run a loaded flow to its end (or suspension); return its final state."""
     engine.compile()
     engine.prepare()
-    _record_interrupted_steps(engine, flow_detail, instance_id)
+    _record_interrupted_steps(engine, flow_detail, instance_id, action_id)
     if rollback:
         _request_rollback(engine)
     if on_engine is not None:
         on_engine(engine)
-    with listeners.EventRecorder(engine, instance_id, progress):
+    with listeners.EventRecorder(engine, instance_id, progress, action_id=action_id):
         try:
             engine.run()
         except leases.LeaseLost:
@@ -172,23 +237,58 @@ def _run_boot_engine(engine, flow_detail, instance_id, progress, rollback, on_en
         except Exception as exc:
             state = engine.storage.get_flow_state()
             if state == tf_states.REVERTED:  # the guard recorded the fault
-                LOG.info('Boot of instance %s rolled back: %s', instance_id, exc)
+                LOG.info('%s of instance %s rolled back: %s', what, instance_id, exc)
             else:  # stopped half-way: resume or rollback will pick it up
-                LOG.exception('Boot of instance %s stopped in flow state %s',
+                LOG.exception('%s of instance %s stopped in flow state %s', what,
                               instance_id, state)
     return engine.storage.get_flow_state()
 
 
-def run_delete(instance_id, progress=None, on_wait=None, lease=None):
+def run_action(instance_id, action_id, lease=None, progress=None, on_engine=None):
+    """Run (or resume) the flow of a power action; return the flow's final state.
+
+    Ownership, remote steps and suspension as for run_boot. A flow that already
+    ended is not run again: its final state is returned.
+    """
+    with _ownership(instance_id, lease):
+        action = actions.get_by_id(action_id)
+        flow_detail = persistence.get_flow_detail(action['flow_uuid'])
+        if flow_detail is None:  # the request's process died before saving it
+            with db_api.transaction() as session:
+                task_state = instances.get_row(session, instance_id).task_state
+            flow_detail = prepare_action(instance_id, action_id, action['action'],
+                                         action['flow_uuid'],
+                                         hard=task_state == states.REBOOTING_HARD)
+        if flow_detail.state in _ENDED:
+            return flow_detail.state
+        if _not_started(flow_detail):
+            _notify_start(instance_id, action['action'], action_id)
+        store = {constants.ACTION_ID: action_id,
+                 constants.HOST: instances.host_of(instance_id)}
+        engine = _load_engine(flow_detail, instance_id, remote_steps=lease is not None,
+                              store=store)
+        with _fenced(flow_detail, lease):
+            state = _run_engine(engine, flow_detail, instance_id, action_id,
+                                progress, False, on_engine, action['action'].title())
+        _finish(instance_id, action['action'], action_id, state)
+        return state
+
+
+def run_delete(instance_id, progress=None, on_wait=None, lease=None, action_id=None):
     """Tear down everything the instance owns, then forget its flows.
 
     A boot still running in another process is waited for (it ends active or rolled
     back), as a user deleting a just-booted instance expects. Under a conductor's
-    ``lease`` the host-side steps run on the instance's host's worker.
+    ``lease`` the host-side steps run on the instance's host's worker. The steps
+    are the events of ``action_id``, by default the latest delete action.
     """
     wait = CONF.compute.boot_timeout + 60
     with _ownership(instance_id, lease, wait=wait, on_wait=on_wait):
+        if action_id is None:
+            latest = actions.latest(instance_id, actions.DELETE)
+            action_id = latest and latest['id']
         instances.update(instance_id, task_state=states.DELETING)
+        _notify_start(instance_id, actions.DELETE, action_id)
         if lease is None:
             engine = engines.load(delete.create_flow(),
                                   store={constants.INSTANCE_ID: instance_id},
@@ -200,6 +300,8 @@ def run_delete(instance_id, progress=None, on_wait=None, lease=None):
             engine = remote.RemoteStepsEngine(delete.create_flow(), flow_detail, None,
                                               {'executor': _step_executor()})
             engine.storage.inject(store)
-        with listeners.EventRecorder(engine, instance_id, progress):
+        with listeners.EventRecorder(engine, instance_id, progress,
+                                     action_id=action_id):
             engine.run()
         persistence.destroy_logbook(instance_id)
+        _finish(instance_id, actions.DELETE, action_id, tf_states.SUCCESS)

@@ -295,12 +295,44 @@ class LibvirtDriver:
         fileperms.private_dir(os.path.dirname(spec.console_log))
         libvirt_guest.Guest.define(self._conn(), xml)
 
-    def start_domain(self, instance_uuid):
+    def _defined_guest(self, instance_uuid, doing):
         guest = self._guest(instance_uuid)
         if guest is None:
             raise exception.HypervisorError(
-                reason='domain %s is not defined; define it before starting it'
-                       % designer.domain_name(instance_uuid))
+                reason='domain %s is not defined; define it before %s it'
+                       % (designer.domain_name(instance_uuid), doing))
+        return guest
+
+    def start_domain(self, instance_uuid):
+        self._defined_guest(instance_uuid, 'starting').start()
+
+    def power_off(self, instance_uuid, timeout):
+        """Shut the guest down (ACPI), destroying it after ``timeout`` s.
+
+        True when it shut down by itself (or was not running, or has no domain:
+        nothing runs either way), False when it had to be powered off at once.
+        """
+        guest = self._guest(instance_uuid)
+        return guest.shutdown(timeout) if guest is not None else True
+
+    def power_on(self, instance_uuid):
+        """Start the defined domain; a running one is left alone."""
+        self.start_domain(instance_uuid)
+
+    def reboot(self, instance_uuid, hard, timeout=None):
+        """Restart the guest: soft is a clean shutdown then a start, hard a power cycle.
+
+        Soft, as Nova's soft reboot, lets the guest shut down within ``timeout``
+        seconds (default [compute] shutdown_timeout) and powers it off after that,
+        so a guest that ignores ACPI still reboots. Either way the domain is started
+        from its definition; a domain that was not running is simply started.
+        """
+        guest = self._defined_guest(instance_uuid, 'rebooting')
+        if hard:
+            guest.destroy()
+        else:
+            guest.shutdown(_conf().compute.shutdown_timeout if timeout is None
+                           else timeout)
         guest.start()
 
     def power_state(self, instance_uuid):

@@ -97,7 +97,9 @@ class GuestSerialFile(ConfigObject):
 
     def format_dom(self):
         serial = etree.Element('serial', type='file')
-        _sub(serial, 'source', path=self.path)
+        # append: a restart (stop/start, reboot) must not truncate what the guest
+        # printed before; the log is the only view of the guest on these hosts.
+        _sub(serial, 'source', path=self.path, append='on')
         _sub(serial, 'target', port=0)
         return serial
 

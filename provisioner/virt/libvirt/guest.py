@@ -1,5 +1,7 @@
 """A thin wrapper over virDomain that makes start/stop/undefine idempotent."""
 
+import time
+
 import libvirt
 
 from provisioner.virt.libvirt import host as libvirt_host
@@ -60,6 +62,32 @@ class Guest:
                 return
             with libvirt_host.translate_errors('stopping domain %s' % self.name):
                 raise
+
+    def shutdown(self, timeout, interval=0.5):
+        """Press the ACPI power button, wait up to ``timeout`` s, then power off.
+
+        Returns True when the guest shut itself down in time (a clean shutdown),
+        False when it had to be destroyed. Not running (or gone) is success.
+        """
+        deadline = time.monotonic() + timeout
+        try:
+            if not self._domain.isActive():
+                return True
+            self._domain.shutdown()
+        except libvirt.libvirtError as exc:
+            # Gone, or stopped between the two calls: off is what was asked for.
+            if libvirt_host.error_code(exc) in _GONE or not self._still_active():
+                return True
+            with libvirt_host.translate_errors('shutting down domain %s' % self.name):
+                raise
+        while time.monotonic() < deadline:
+            if not self._still_active():
+                return True
+            time.sleep(min(interval, max(0.0, deadline - time.monotonic())))
+        if not self._still_active():
+            return True
+        self.destroy()
+        return False
 
     def _still_active(self):
         try:

@@ -79,7 +79,7 @@ def test_names_acpi_console_and_nics(conf):
     assert guest.acpi
     xml = guest.to_xml()
     assert "<source network=\"p-net-1\"/>" in xml
-    assert '<source path="/s/console.log"/>' in xml
+    assert '<source path="/s/console.log" append="on"/>' in xml
 
 
 def test_nothing_to_boot_is_invalid(conf):
