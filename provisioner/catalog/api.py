@@ -29,9 +29,9 @@ class CatalogAPI:
     def _authorize(self, resource, action):
         policy.authorize(self.context, '%s:%s' % (resource, action))
 
-    def create_flavor(self, name, vcpus, ram_mib, disk_gib):
+    def create_flavor(self, name, vcpus, ram_mib, disk_gib, flavor_id=None):
         self._authorize('flavor', 'create')
-        return flavors.create(name, vcpus, ram_mib, disk_gib)
+        return flavors.create(name, vcpus, ram_mib, disk_gib, flavor_id)
 
     def create_image(self, name, **fields):
         self._authorize('image', 'create')

@@ -9,11 +9,13 @@ from provisioner import schemas
 KIND = 'Flavor'
 
 
-def create(name, vcpus, ram_mib, disk_gib):
+def create(name, vcpus, ram_mib, disk_gib, flavor_id=None):
+    """A new flavor; its id is a new uuid unless one is given (Nova's API may)."""
     schemas.validate(schemas.FLAVOR_CREATE, {'name': name, 'vcpus': vcpus,
                                              'ram_mib': ram_mib, 'disk_gib': disk_gib})
-    return common.add_unique(models.Flavor(id=str(uuid.uuid4()), name=name, vcpus=vcpus,
-                                           ram_mib=ram_mib, disk_gib=disk_gib), KIND)
+    return common.add_unique(models.Flavor(id=flavor_id or str(uuid.uuid4()), name=name,
+                                           vcpus=vcpus, ram_mib=ram_mib,
+                                           disk_gib=disk_gib), KIND)
 
 
 _catalog = common.Catalog(models.Flavor, KIND,

@@ -108,3 +108,11 @@ def set_limits(project_id, **limits):
             session.merge(models.QuotaLimit(project_id=project_id, resource=resource,
                                             hard_limit=value))
     return show(project_id)
+
+
+def reset_limits(project_id):
+    """Forget a project's own limits: the [quota] defaults apply again."""
+    with db_api.transaction() as session:
+        session.execute(sa.delete(models.QuotaLimit)
+                        .where(models.QuotaLimit.project_id == project_id))
+    return show(project_id)

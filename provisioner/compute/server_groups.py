@@ -52,12 +52,16 @@ def create(context, name, group_policy):
     return common.add_unique(row, KIND)
 
 
-def list_all(context):
+def list_all(context, all_projects=False):
     policy.authorize(context, 'server_group:list')
     sg = models.ServerGroup
+    query = sa.select(sg)
+    if all_projects:
+        policy.authorize(context, 'instance:list:all_projects')
+    else:
+        query = query.where(sg.project_id == context.project_id)
     with db_api.transaction() as session:
-        rows = session.execute(sa.select(sg).where(sg.project_id == context.project_id)
-                               .order_by(sg.name)).scalars()
+        rows = session.execute(query.order_by(sg.name)).scalars()
         return [_describe(session, row) for row in rows]
 
 
@@ -83,6 +87,20 @@ def add_member(session, context, name_or_id, instance_id):
     row = _find(session, context, name_or_id)
     session.add(models.ServerGroupMember(instance_id=instance_id, group_id=row.id))
     return row.id
+
+
+def member_ids(group_ids):
+    """{group id: [ids of its live instances]}: the REST API shows members by id."""
+    member, inst = models.ServerGroupMember, models.Instance
+    found = {group_id: [] for group_id in group_ids}
+    with db_api.transaction() as session:
+        for group_id, instance_id in session.execute(
+                sa.select(member.group_id, inst.id)
+                .join(inst, member.instance_id == inst.id)
+                .where(member.group_id.in_(found), inst.vm_state != states.DELETED)
+                .order_by(inst.created_at)):
+            found[group_id].append(instance_id)
+    return found
 
 
 def lookup(group_id):

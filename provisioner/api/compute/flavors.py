@@ -1,0 +1,238 @@
+"""Flavors (Nova's flavors, flavor-manage, os-extra_specs and os-flavor-access).
+
+provisioner's flavors are public, enabled, without ephemeral or swap disk and with
+no extra specs; their ids are uuids unless the creator gave one (Nova's ids are
+strings too). A flavor is found by id only: a name is 404, and the clients then
+list the flavors and match names themselves.
+"""
+
+from provisioner.api import common
+from provisioner.api.compute.service import SERVICE
+from provisioner.api import wsgi
+from provisioner.catalog import api as catalog_api
+from provisioner import exception
+from provisioner import policy
+
+_positive = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,
+             'maximum': 2147483647}
+_non_negative = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 0,
+                 'maximum': 2147483647}
+_boolean = {'type': ['boolean', 'string'],
+            'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on', 'YES', 'Yes',
+                     'yes', 'y', 't', False, 'False', 'FALSE', 'false', '0', 'OFF',
+                     'Off', 'off', 'NO', 'No', 'no', 'n', 'f']}
+
+# Nova's flavor-manage create schema (2.1 - 2.54).
+CREATE = {
+    'type': 'object',
+    'properties': {
+        'flavor': {
+            'type': 'object',
+            'properties': {
+                'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                         'pattern': r'^(?!\s)[\s\S]*(?<!\s)$'},
+                # provisioner keeps ids in 36 characters (Nova: 255).
+                'id': {'type': ['string', 'number', 'null'], 'minLength': 1,
+                       'maxLength': 36, 'pattern': '^(?! )[a-zA-Z0-9. _-]+(?<! )$'},
+                'ram': _positive,
+                'vcpus': _positive,
+                'disk': _non_negative,
+                'OS-FLV-EXT-DATA:ephemeral': _non_negative,
+                'swap': _non_negative,
+                'rxtx_factor': {'type': ['number', 'string'],
+                                'pattern': r'^[0-9]+(\.[0-9]+)?$',
+                                'minimum': 0, 'exclusiveMinimum': 0,
+                                'maximum': 3.40282e+38},
+                'os-flavor-access:is_public': _boolean,
+            },
+            'required': ['name', 'ram', 'vcpus', 'disk'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['flavor'],
+    'additionalProperties': False,
+}
+
+# Nova's sort keys; those provisioner's flavors all share a value of sort by id.
+_SORT_KEYS = {'flavorid': 'id', 'id': 'id', 'name': 'name', 'memory_mb': 'ram_mib',
+              'vcpus': 'vcpus', 'root_gb': 'disk_gib', 'created_at': 'created_at'}
+_NOVA_SORT_KEYS = ('created_at', 'description', 'disabled', 'ephemeral_gb', 'flavorid',
+                   'id', 'is_public', 'memory_mb', 'name', 'root_gb', 'rxtx_factor',
+                   'swap', 'updated_at', 'vcpu_weight', 'vcpus')
+
+
+def catalog(req):
+    return catalog_api.CatalogAPI(req.context, None)
+
+
+def find(req, flavor_id):
+    """The flavor with this id (a name is not an id: 404, as in Nova)."""
+    try:
+        flavor = catalog(req).show('flavor', flavor_id)
+    except exception.NotFound:
+        flavor = None
+    if flavor is None or flavor['id'] != flavor_id:
+        raise wsgi.HTTPError(404, 'Flavor %s could not be found.' % flavor_id)
+    return flavor
+
+
+def basic(req, flavor):
+    return {'id': flavor['id'], 'name': flavor['name'],
+            'links': common.links(req, 'v2.1', 'flavors', flavor['id'])}
+
+
+def detail(req, flavor):
+    """Nova's flavor view at 2.1 - 2.54 (swap is "" when there is none, until 2.75)."""
+    view = basic(req, flavor)
+    view.update({'ram': flavor['ram_mib'], 'disk': flavor['disk_gib'],
+                 'vcpus': flavor['vcpus'], 'OS-FLV-EXT-DATA:ephemeral': 0, 'swap': '',
+                 'rxtx_factor': 1.0, 'OS-FLV-DISABLED:disabled': False,
+                 'os-flavor-access:is_public': True})
+    return view
+
+
+_TRUE, _FALSE = ('1', 't', 'true', 'on', 'y', 'yes'), ('0', 'f', 'false', 'off', 'n', 'no')
+
+
+def _truthy(value):
+    return str(value).lower() in _TRUE
+
+
+def _is_public_filter(req):
+    """Nova's is_public: none (all), or a boolean; only admins may ask."""
+    value = req.GET.get('is_public')
+    if not req.context.is_admin or value is None:
+        return True
+    if value.lower() == 'none':
+        return None
+    if value.lower() not in _TRUE + _FALSE:
+        raise wsgi.HTTPError(400, 'Invalid is_public filter [%s]' % value)
+    return _truthy(value)
+
+
+def _min_filter(req, param):
+    value = req.GET.get(param)
+    if value is None:
+        return 0
+    try:
+        return int(value)
+    except ValueError:
+        raise wsgi.HTTPError(400, 'Invalid %s filter [%s]' % (param, value)) from None
+
+
+def _flavors(req):
+    is_public = _is_public_filter(req)
+    min_ram, min_disk = _min_filter(req, 'minRam'), _min_filter(req, 'minDisk')
+    sort_key = req.GET.get('sort_key') or 'flavorid'
+    sort_dir = req.GET.get('sort_dir') or 'asc'
+    if sort_key not in _NOVA_SORT_KEYS:
+        raise wsgi.HTTPError(400, 'Invalid sort_key %s' % sort_key)
+    if sort_dir not in ('asc', 'desc'):
+        raise wsgi.HTTPError(400, 'Invalid sort_dir %s' % sort_dir)
+    if is_public is False:  # every provisioner flavor is public
+        return []
+    flavors = [f for f in catalog(req).list('flavor')
+               if f['ram_mib'] >= min_ram and f['disk_gib'] >= min_disk]
+    key = _SORT_KEYS.get(sort_key, 'id')
+    return sorted(flavors, key=lambda f: (f[key], f['id']), reverse=sort_dir == 'desc')
+
+
+def _list(req, view):
+    flavors, more = common.page(req, _flavors(req))
+    body = {'flavors': [view(req, f) for f in flavors]}
+    if more and flavors:
+        body['flavors_links'] = common.next_link(req, ('v2.1', 'flavors') + (
+            ('detail',) if view is detail else ()), flavors[-1]['id'])
+    return wsgi.json_response(body)
+
+
+@SERVICE.route('GET', '/v2.1/flavors')
+def index(req):
+    return _list(req, basic)
+
+
+@SERVICE.route('GET', '/v2.1/flavors/detail')
+def list_detail(req):
+    return _list(req, detail)
+
+
+@SERVICE.route('GET', '/v2.1/flavors/{flavor_id}')
+def show(req, flavor_id):
+    return wsgi.json_response({'flavor': detail(req, find(req, flavor_id))})
+
+
+def _unsupported(field, value, why):
+    raise wsgi.HTTPError(400, 'Invalid input for field/attribute %s. Value: %s. %s'
+                         % (field, value, why))
+
+
+@SERVICE.route('POST', '/v2.1/flavors')
+def create(req):
+    spec = common.validate(req.json_body(), CREATE)['flavor']
+    for field in ('OS-FLV-EXT-DATA:ephemeral', 'swap'):
+        if int(spec.get(field) or 0) != 0:
+            _unsupported(field, spec[field], 'provisioner flavors have no ephemeral '
+                                             'or swap disk; give 0 or leave it out.')
+    if float(spec.get('rxtx_factor', 1.0)) != 1.0:
+        _unsupported('rxtx_factor', spec['rxtx_factor'], 'provisioner does not '
+                                                         'scale bandwidth; give 1.0.')
+    if not _truthy(spec.get('os-flavor-access:is_public', True)):
+        _unsupported('os-flavor-access:is_public', spec['os-flavor-access:is_public'],
+                     'provisioner flavors are all public.')
+    flavor_id = None if spec.get('id') is None else str(spec['id'])
+    api = catalog(req)
+    if flavor_id is not None:
+        try:
+            taken = api.show('flavor', flavor_id)['id'] == flavor_id
+        except exception.NotFound:
+            taken = False
+        if taken:
+            raise wsgi.HTTPError(409, 'Flavor with ID %s already exists.' % flavor_id)
+    try:
+        ram, vcpus, disk = int(spec['ram']), int(spec['vcpus']), int(spec['disk'])
+    except ValueError:  # "" matches the digits pattern, as in Nova
+        raise wsgi.HTTPError(400, 'ram, vcpus and disk must be whole numbers.') \
+            from None
+    try:
+        flavor = api.create_flavor(spec['name'], vcpus, ram, disk, flavor_id)
+    except exception.Conflict:
+        raise wsgi.HTTPError(409, 'Flavor with name %s already exists.'
+                             % spec['name']) from None
+    return wsgi.json_response({'flavor': detail(req, flavor)})
+
+
+@SERVICE.route('DELETE', '/v2.1/flavors/{flavor_id}')
+def delete(req, flavor_id):
+    policy.authorize(req.context, 'flavor:delete')  # before a 404 can tell anything
+    find(req, flavor_id)
+    catalog(req).delete('flavor', flavor_id)
+    return wsgi.empty_response(202)
+
+
+# -- extra specs and access lists: provisioner's flavors have neither --------------
+
+@SERVICE.route('GET', '/v2.1/flavors/{flavor_id}/os-extra_specs')
+def extra_specs(req, flavor_id):
+    find(req, flavor_id)
+    return wsgi.json_response({'extra_specs': {}})
+
+
+@SERVICE.route('GET', '/v2.1/flavors/{flavor_id}/os-extra_specs/{key}')
+def extra_spec(req, flavor_id, key):
+    find(req, flavor_id)
+    raise wsgi.HTTPError(404, 'Flavor %s has no extra specs with key %s.'
+                         % (flavor_id, key))
+
+
+@SERVICE.route('POST', '/v2.1/flavors/{flavor_id}/os-extra_specs')
+def set_extra_specs(req, flavor_id):
+    policy.authorize(req.context, 'flavor:create')
+    find(req, flavor_id)
+    raise wsgi.HTTPError(400, 'provisioner flavors take no extra specs: vCPUs, RAM and '
+                              'disk are all a flavor says.')
+
+
+@SERVICE.route('GET', '/v2.1/flavors/{flavor_id}/os-flavor-access')
+def access_list(req, flavor_id):
+    find(req, flavor_id)
+    raise wsgi.HTTPError(404, 'Access list not available for public flavors.')

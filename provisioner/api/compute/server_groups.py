@@ -1,0 +1,106 @@
+"""Server groups (Nova's os-server-groups) at 2.1 - 2.12.
+
+A group has exactly one policy, affinity or anti-affinity (the soft ones arrive in
+Nova at 2.15); its members are the ids of its live servers. ``project_id`` and
+``user_id`` join the view only at 2.13, so they are not shown here.
+"""
+
+from provisioner.api import common
+from provisioner.api.compute.service import SERVICE
+from provisioner.api import wsgi
+from provisioner.compute import server_groups
+from provisioner.conf import CONF
+from provisioner import exception
+from provisioner import policy
+
+MAX_GROUPS = 10  # Nova's server_groups quota, which provisioner keeps fixed
+
+CREATE = {
+    'type': 'object',
+    'properties': {
+        'server_group': {
+            'type': 'object',
+            'properties': {
+                'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                         'pattern': r'^(?!\s)[\s\S]*(?<!\s)$'},
+                'policies': {
+                    'type': 'array',
+                    'prefixItems': [{'type': 'string',
+                                     'enum': list(server_groups.POLICIES)}],
+                    'items': False,
+                    'uniqueItems': True,
+                    'minItems': 1,
+                    'maxItems': 1,
+                },
+            },
+            'required': ['name', 'policies'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['server_group'],
+    'additionalProperties': False,
+}
+
+
+def _views(groups):
+    members = server_groups.member_ids([g['id'] for g in groups])
+    return [{'id': g['id'], 'name': g['name'], 'policies': [g['policy']],
+             'members': members[g['id']], 'metadata': {}} for g in groups]
+
+
+def _find(req, group_id):
+    """The group with this id (names are not ids: 404, as in Nova)."""
+    try:
+        group = server_groups.show(req.context, group_id)
+    except exception.NotFound:
+        group = None
+    if group is None or group['id'] != group_id:
+        raise wsgi.HTTPError(404, 'Instance group %s could not be found.' % group_id)
+    return group
+
+
+def _offset_and_limit(req):
+    """Nova's common.limited: offset and limit, each a whole number (limit > 0)."""
+    try:
+        offset = int(req.GET.get('offset', 0))
+    except ValueError:
+        raise wsgi.HTTPError(400, 'offset param must be an integer') from None
+    try:
+        limit = int(req.GET.get('limit', CONF.api.max_limit))
+    except ValueError:
+        raise wsgi.HTTPError(400, 'limit param must be an integer') from None
+    if offset < 0:
+        raise wsgi.HTTPError(400, 'offset param must be positive')
+    if limit < 0:
+        raise wsgi.HTTPError(400, 'limit param must be positive')
+    return offset, min(limit or CONF.api.max_limit, CONF.api.max_limit)
+
+
+@SERVICE.route('GET', '/v2.1/os-server-groups')
+def index(req):
+    # As Nova: all_projects (any value) widens the list for admins only.
+    all_projects = ('all_projects' in req.GET
+                    and policy.check(req.context, 'instance:list:all_projects'))
+    offset, limit = _offset_and_limit(req)
+    groups = server_groups.list_all(req.context, all_projects=all_projects)
+    return wsgi.json_response({'server_groups': _views(groups[offset:offset + limit])})
+
+
+@SERVICE.route('GET', '/v2.1/os-server-groups/{group_id}')
+def show(req, group_id):
+    return wsgi.json_response({'server_group': _views([_find(req, group_id)])[0]})
+
+
+@SERVICE.route('POST', '/v2.1/os-server-groups')
+def create(req):
+    spec = common.validate(req.json_body(), CREATE)['server_group']
+    if len(server_groups.list_all(req.context)) >= MAX_GROUPS:
+        raise wsgi.HTTPError(403, 'Quota exceeded, too many server groups.')
+    group = server_groups.create(req.context, spec['name'], spec['policies'][0])
+    return wsgi.json_response({'server_group': _views([group])[0]})
+
+
+@SERVICE.route('DELETE', '/v2.1/os-server-groups/{group_id}')
+def delete(req, group_id):
+    server_groups.delete(req.context, _find(req, group_id)['id'])
+    return wsgi.empty_response(204)

@@ -1,0 +1,606 @@
+"""The compute API's resources besides servers, through the WSGI application.
+
+Flavors, key pairs, server groups, quotas and limits, availability zones,
+hypervisors and compute services: the shapes the clients read at 2.1 - 2.5,
+policy, bad input and the microversion differences.
+"""
+
+import uuid
+
+import pytest
+
+from provisioner.catalog import hosts
+from provisioner.compute import quotas as quota_store
+from provisioner.db import api as db_api
+from provisioner.db import models
+from tests.unit import fixtures
+
+V = '/compute/v2.1'
+SSH_KEY = ('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKEMWVXgbcMhFDxKVnDs8LCF6IECKgmO1ErXX'
+           'fEsfKnq user@example')
+
+
+def microversion(version):
+    return {'OpenStack-API-Version': 'compute %s' % version}
+
+
+@pytest.fixture(autouse=True)
+def test_hypervisor(conf):
+    """All-in-one listings report this host's capacity: libvirt's test driver's."""
+    conf.set_override('connection_uri', 'test:///default', 'libvirt')
+
+
+def fault(response):
+    """(name, message) of a Nova error body."""
+    [(name, body)] = response.json.items()
+    assert body['code'] == response.status_int
+    return name, body['message']
+
+
+# -- flavors -----------------------------------------------------------------------
+
+FLAVOR_KEYS = {'id', 'name', 'ram', 'vcpus', 'disk', 'OS-FLV-EXT-DATA:ephemeral',
+               'swap', 'rxtx_factor', 'os-flavor-access:is_public',
+               'OS-FLV-DISABLED:disabled', 'links'}
+
+
+def osc_flavor(name='m1.tiny', **extra):
+    """The body of `openstack flavor create` (OSC 10)."""
+    flavor = {'name': name, 'ram': 512, 'vcpus': 1, 'disk': 1, 'id': None, 'swap': 0,
+              'OS-FLV-EXT-DATA:ephemeral': 0, 'os-flavor-access:is_public': True}
+    flavor.update(extra)
+    return {'flavor': flavor}
+
+
+def test_flavor_create_show_list_delete(admin_client, member_client):
+    created = admin_client.post(V + '/flavors', osc_flavor())
+    assert created.status_int == 200, created.text
+    flavor = created.json['flavor']
+    assert set(flavor) == FLAVOR_KEYS
+    assert uuid.UUID(flavor['id'])
+    assert (flavor['ram'], flavor['vcpus'], flavor['disk'], flavor['swap'],
+            flavor['rxtx_factor']) == (512, 1, 1, '', 1.0)
+    assert [link['rel'] for link in flavor['links']] == ['self', 'bookmark']
+    assert flavor['links'][0]['href'].endswith('/compute/v2.1/flavors/' + flavor['id'])
+
+    shown = member_client.get(V + '/flavors/' + flavor['id'])
+    assert shown.status_int == 200 and shown.json['flavor'] == flavor
+    # A name is not an id: 404, and the clients list and match.
+    assert member_client.get(V + '/flavors/m1.tiny').status_int == 404
+    listed = member_client.get(V + '/flavors/detail?is_public=None')
+    assert listed.json == {'flavors': [flavor]}
+    assert member_client.get(V + '/flavors').json == {
+        'flavors': [{'id': flavor['id'], 'name': 'm1.tiny', 'links': flavor['links']}]}
+    assert member_client.get(V + '/flavors/%s/os-extra_specs' % flavor['id']).json == {
+        'extra_specs': {}}
+
+    assert member_client.delete(V + '/flavors/' + flavor['id']).status_int == 403
+    deleted = admin_client.delete(V + '/flavors/' + flavor['id'])
+    assert deleted.status_int == 202 and deleted.body == b''
+    assert admin_client.get(V + '/flavors/' + flavor['id']).status_int == 404
+    assert admin_client.delete(V + '/flavors/' + flavor['id']).status_int == 404
+
+
+def test_flavor_given_id_strings_and_conflicts(admin_client):
+    created = admin_client.post(V + '/flavors', osc_flavor(
+        'small', id='42', ram='1024', vcpus='2', disk='10', rxtx_factor=1.0))
+    assert created.status_int == 200, created.text
+    assert created.json['flavor']['id'] == '42'
+    assert created.json['flavor']['ram'] == 1024
+    again = admin_client.post(V + '/flavors', osc_flavor('other', id='42'))
+    assert again.status_int == 409
+    assert fault(again) == ('conflictingRequest', 'Flavor with ID 42 already exists.')
+    same_name = admin_client.post(V + '/flavors', osc_flavor('small'))
+    assert same_name.status_int == 409
+    assert 'small' in fault(same_name)[1]
+
+
+@pytest.mark.parametrize('change', [
+    {'swap': 512}, {'OS-FLV-EXT-DATA:ephemeral': 1}, {'rxtx_factor': 2.0},
+    {'os-flavor-access:is_public': False}, {'ram': 0}, {'ram': 'lots'},
+    {'vcpus': -1}, {'disk': None}, {'description': 'new at 2.55'},
+    {'name': ' padded'}, {'name': ''}, {'id': ' x'}])
+def test_flavor_create_refuses(admin_client, change):
+    response = admin_client.post(V + '/flavors', osc_flavor(**change))
+    assert response.status_int == 400, response.text
+    assert fault(response)[0] == 'badRequest'
+    assert admin_client.get(V + '/flavors').json == {'flavors': []}
+
+
+def test_flavor_create_needs_admin_and_a_body(admin_client, member_client):
+    response = member_client.post(V + '/flavors', osc_flavor())
+    assert response.status_int == 403 and fault(response)[0] == 'forbidden'
+    assert admin_client.post(V + '/flavors', {'flavour': {}}).status_int == 400
+    assert admin_client.post(V + '/flavors', raw=b'{"flavor":').status_int == 400
+    assert admin_client.get(V + '/flavors').json == {'flavors': []}
+
+
+def test_flavor_delete_in_use_is_409(admin_client, admin_context):
+    fixtures.add_instance(admin_context)  # its flavor is f-vm1
+    flavor_id = [f for f in admin_client.get(V + '/flavors').json['flavors']
+                 if f['name'] == 'f-vm1'][0]['id']
+    response = admin_client.delete(V + '/flavors/' + flavor_id)
+    assert response.status_int == 409
+
+
+def test_flavor_list_filters_sorting_and_pages(admin_client, member_client):
+    ids = []
+    for name, ram, disk in (('a', 256, 1), ('b', 1024, 20), ('c', 2048, 40)):
+        ids.append(admin_client.post(V + '/flavors', osc_flavor(
+            name, ram=ram, disk=disk, id='id-' + name)).json['flavor']['id'])
+    names = lambda r: [f['name'] for f in r.json['flavors']]  # noqa: E731
+    assert names(member_client.get(V + '/flavors/detail?minRam=1000')) == ['b', 'c']
+    assert names(member_client.get(V + '/flavors?minDisk=30')) == ['c']
+    assert names(member_client.get(V + '/flavors?sort_key=memory_mb&sort_dir=desc')) \
+        == ['c', 'b', 'a']
+    # Members always see the public flavors; admins may ask for the private ones.
+    assert names(member_client.get(V + '/flavors?is_public=False')) == ['a', 'b', 'c']
+    assert names(admin_client.get(V + '/flavors?is_public=false')) == []
+    assert names(admin_client.get(V + '/flavors?is_public=True')) == ['a', 'b', 'c']
+
+    first = member_client.get(V + '/flavors/detail?limit=2')
+    assert names(first) == ['a', 'b']
+    [link] = first.json['flavors_links']
+    assert link['rel'] == 'next' and 'marker=id-b' in link['href']
+    assert '/flavors/detail?' in link['href']
+    rest = member_client.get(V + '/flavors/detail?limit=2&marker=id-b')
+    assert names(rest) == ['c'] and 'flavors_links' not in rest.json
+
+    for bad in ('minRam=x', 'minDisk=1.5', 'limit=-1', 'marker=nope', 'sort_key=ram',
+                'sort_dir=up'):
+        assert member_client.get(V + '/flavors?' + bad).status_int == 400, bad
+    assert admin_client.get(V + '/flavors?is_public=maybe').status_int == 400
+
+
+def test_flavor_extras(admin_client, member_client):
+    flavor_id = admin_client.post(V + '/flavors', osc_flavor()).json['flavor']['id']
+    assert member_client.get(V + '/flavors/%s/os-extra_specs/hw:cpu_policy'
+                             % flavor_id).status_int == 404
+    assert member_client.get(V + '/flavors/nope/os-extra_specs').status_int == 404
+    assert admin_client.post(V + '/flavors/%s/os-extra_specs' % flavor_id,
+                             {'extra_specs': {'a': 'b'}}).status_int == 400
+    assert member_client.get(V + '/flavors/%s/os-flavor-access'
+                             % flavor_id).status_int == 404
+
+
+# -- key pairs ---------------------------------------------------------------------
+
+def test_keypair_import_list_show_delete_at_2_1(member_client):
+    created = member_client.post(V + '/os-keypairs', {'keypair': {
+        'name': 'my key', 'public_key': SSH_KEY}})
+    assert created.status_int == 200, created.text
+    keypair = created.json['keypair']
+    assert set(keypair) == {'name', 'public_key', 'fingerprint', 'user_id'}
+    assert keypair['public_key'] == SSH_KEY
+    assert len(keypair['fingerprint'].split(':')) == 16
+
+    listed = member_client.get(V + '/os-keypairs')
+    assert listed.json == {'keypairs': [{'keypair': {
+        'name': 'my key', 'public_key': SSH_KEY, 'fingerprint': keypair['fingerprint']}}]}
+    shown = member_client.get(V + '/os-keypairs/my%20key').json['keypair']
+    assert set(shown) == {'name', 'public_key', 'fingerprint', 'user_id', 'id',
+                          'created_at', 'deleted', 'deleted_at', 'updated_at'}
+    assert (shown['deleted'], shown['deleted_at'], shown['updated_at']) == (
+        False, None, None)
+    assert shown['user_id'] == keypair['user_id']
+
+    deleted = member_client.delete(V + '/os-keypairs/my%20key')
+    assert deleted.status_int == 202
+    assert member_client.get(V + '/os-keypairs/my%20key').status_int == 404
+    assert member_client.get(V + '/os-keypairs').json == {'keypairs': []}
+
+
+def test_keypair_type_from_2_2(member_client):
+    header = microversion('2.2')
+    created = member_client.post(V + '/os-keypairs', {'keypair': {
+        'name': 'k1', 'public_key': SSH_KEY, 'type': 'ssh'}}, headers=header)
+    assert created.status_int == 201, created.text
+    assert created.json['keypair']['type'] == 'ssh'
+    assert member_client.get(V + '/os-keypairs', headers=header).json[
+        'keypairs'][0]['keypair']['type'] == 'ssh'
+    assert member_client.get(V + '/os-keypairs/k1', headers=header).json[
+        'keypair']['type'] == 'ssh'
+    # At 2.1 there is no type: not in answers, refused in requests.
+    assert 'type' not in member_client.get(V + '/os-keypairs/k1').json['keypair']
+    refused = member_client.post(V + '/os-keypairs', {'keypair': {
+        'name': 'k2', 'public_key': SSH_KEY, 'type': 'ssh'}})
+    assert refused.status_int == 400
+    assert member_client.post(V + '/os-keypairs', {'keypair': {
+        'name': 'k2', 'type': 'rsa'}}, headers=header).status_int == 400
+    assert member_client.delete(V + '/os-keypairs/k1', headers=header).status_int == 204
+
+
+def test_keypair_generated_private_key_is_returned_once(member_client):
+    created = member_client.post(V + '/os-keypairs', {'keypair': {'name': 'gen'}})
+    assert created.status_int == 200, created.text
+    keypair = created.json['keypair']
+    assert keypair['private_key'].startswith('-----BEGIN RSA PRIVATE KEY-----')
+    assert keypair['public_key'].startswith('ssh-rsa ')
+    shown = member_client.get(V + '/os-keypairs/gen').json['keypair']
+    assert 'private_key' not in shown
+    assert shown['public_key'] == keypair['public_key']
+
+
+def test_keypair_x509_at_2_2(member_client):
+    created = member_client.post(V + '/os-keypairs', {'keypair': {
+        'name': 'win', 'type': 'x509'}}, headers=microversion('2.2'))
+    assert created.status_int == 201, created.text
+    keypair = created.json['keypair']
+    assert keypair['public_key'].startswith('-----BEGIN CERTIFICATE-----')
+    assert len(keypair['fingerprint'].split(':')) == 20  # SHA-1
+
+
+@pytest.mark.parametrize('body, status', [
+    ({'keypair': {'name': 'bad', 'public_key': 'ssh-rsa notakey'}}, 400),
+    ({'keypair': {'name': 'bad', 'public_key': 'hello'}}, 400),
+    ({'keypair': {'name': 'semi;colon'}}, 400),
+    ({'keypair': {'name': 'x' * 256}}, 400),
+    ({'keypair': {'name': ''}}, 400),
+    ({'keypair': {'name': 7}}, 400),
+    ({'keypair': {'name': 'k', 'extra': 1}}, 400),
+    ({'keypair': {}}, 400),
+    ({'key_pair': {'name': 'k'}}, 400),
+])
+def test_keypair_bad_input(member_client, body, status):
+    response = member_client.post(V + '/os-keypairs', body)
+    assert response.status_int == status, response.text
+    assert member_client.get(V + '/os-keypairs').json == {'keypairs': []}
+
+
+def test_keypair_bad_key_message_is_novas(member_client):
+    response = member_client.post(V + '/os-keypairs', {'keypair': {
+        'name': 'bad', 'public_key': 'ssh-rsa notakey'}})
+    assert fault(response) == ('badRequest', 'Keypair data is invalid: failed to '
+                                             'generate fingerprint')
+
+
+def test_keypair_duplicate_is_409_and_other_users_are_404(member_client, app,
+                                                         make_token):
+    body = {'keypair': {'name': 'dup', 'public_key': SSH_KEY}}
+    assert member_client.post(V + '/os-keypairs', body).status_int == 200
+    again = member_client.post(V + '/os-keypairs', body)
+    assert again.status_int == 409
+    assert fault(again) == ('conflictingRequest', "Key pair 'dup' already exists.")
+    other = member_client.as_(make_token('other-user', 'member', 'demo'))
+    assert other.get(V + '/os-keypairs/dup').status_int == 404
+    assert other.delete(V + '/os-keypairs/dup').status_int == 404
+    assert other.get(V + '/os-keypairs').json == {'keypairs': []}
+    # The same name is free for another user.
+    assert other.post(V + '/os-keypairs', body).status_int == 200
+
+
+def test_keypair_needs_a_token(client):
+    assert client.get(V + '/os-keypairs').status_int == 401
+
+
+# -- server groups -----------------------------------------------------------------
+
+def test_server_group_create_show_list_delete(member_client):
+    created = member_client.post(V + '/os-server-groups', {'server_group': {
+        'name': 'apart', 'policies': ['anti-affinity']}})
+    assert created.status_int == 200, created.text
+    group = created.json['server_group']
+    # 2.1 - 2.12: no project_id or user_id.
+    assert set(group) == {'id', 'name', 'policies', 'members', 'metadata'}
+    assert (group['name'], group['policies'], group['members'], group['metadata']) == (
+        'apart', ['anti-affinity'], [], {})
+    assert member_client.get(V + '/os-server-groups/' + group['id']).json == {
+        'server_group': group}
+    assert member_client.get(V + '/os-server-groups/apart').status_int == 404
+    assert member_client.get(V + '/os-server-groups').json == {'server_groups': [group]}
+    deleted = member_client.delete(V + '/os-server-groups/' + group['id'])
+    assert deleted.status_int == 204
+    assert member_client.get(V + '/os-server-groups/' + group['id']).status_int == 404
+
+
+def test_server_group_members_are_instance_ids(member_client, make_token):
+    from provisioner.compute import server_groups
+    from provisioner.identity import service as identity
+    group = member_client.post(V + '/os-server-groups', {'server_group': {
+        'name': 'g', 'policies': ['affinity']}}).json['server_group']
+    context = identity.validate(member_client.token)
+    instance_id = fixtures.add_instance(context)
+    with db_api.transaction() as session:
+        server_groups.add_member(session, context, group['id'], instance_id)
+    shown = member_client.get(V + '/os-server-groups/' + group['id']).json
+    assert shown['server_group']['members'] == [instance_id]
+
+
+@pytest.mark.parametrize('spec', [
+    {'name': 'g', 'policies': ['soft-anti-affinity']},
+    {'name': 'g', 'policies': ['affinity', 'anti-affinity']},
+    {'name': 'g', 'policies': []},
+    {'name': 'g', 'policies': 'affinity'},
+    {'name': 'g', 'policy': 'affinity'},
+    {'name': 'g', 'policies': ['affinity'], 'rules': {}},
+    {'policies': ['affinity']},
+])
+def test_server_group_bad_input(member_client, spec):
+    response = member_client.post(V + '/os-server-groups', {'server_group': spec})
+    assert response.status_int == 400, response.text
+    assert member_client.get(V + '/os-server-groups').json == {'server_groups': []}
+
+
+def test_server_group_projects_and_paging(member_client, admin_client):
+    for name in ('g1', 'g2', 'g3'):
+        assert member_client.post(V + '/os-server-groups', {'server_group': {
+            'name': name, 'policies': ['affinity']}}).status_int == 200
+    names = lambda r: [g['name'] for g in r.json['server_groups']]  # noqa: E731
+    assert names(member_client.get(V + '/os-server-groups?limit=2&offset=1')) == [
+        'g2', 'g3']
+    assert member_client.get(V + '/os-server-groups?limit=x').status_int == 400
+    # Another project's groups: not seen, not found; all_projects is for admins.
+    assert names(admin_client.get(V + '/os-server-groups')) == []
+    assert names(admin_client.get(V + '/os-server-groups?all_projects=True')) == [
+        'g1', 'g2', 'g3']
+    assert names(member_client.get(V + '/os-server-groups?all_projects=True')) == [
+        'g1', 'g2', 'g3']
+    group_id = member_client.get(V + '/os-server-groups').json['server_groups'][0]['id']
+    assert admin_client.delete(V + '/os-server-groups/' + group_id).status_int == 404
+
+
+def test_server_group_quota(member_client):
+    for n in range(10):
+        assert member_client.post(V + '/os-server-groups', {'server_group': {
+            'name': 'g%d' % n, 'policies': ['affinity']}}).status_int == 200
+    response = member_client.post(V + '/os-server-groups', {'server_group': {
+        'name': 'one-too-many', 'policies': ['affinity']}})
+    assert response.status_int == 403
+
+
+# -- quotas and limits -------------------------------------------------------------
+
+QUOTA_KEYS = {'cores', 'fixed_ips', 'floating_ips', 'injected_file_content_bytes',
+              'injected_file_path_bytes', 'injected_files', 'instances', 'key_pairs',
+              'metadata_items', 'ram', 'security_group_rules', 'security_groups',
+              'server_group_members', 'server_groups'}
+
+
+def project_of(client):
+    from provisioner.identity import service as identity
+    return identity.validate(client.token).project_id
+
+
+def test_quota_show_detail_defaults(member_client, admin_context):
+    project_id = project_of(member_client)
+    shown = member_client.get(V + '/os-quota-sets/' + project_id)
+    assert shown.status_int == 200, shown.text
+    quota_set = shown.json['quota_set']
+    assert set(quota_set) == QUOTA_KEYS | {'id'}
+    assert quota_set['id'] == project_id
+    assert (quota_set['instances'], quota_set['cores'], quota_set['ram']) == (
+        10, 20, 51200)
+    assert (quota_set['key_pairs'], quota_set['server_groups'],
+            quota_set['metadata_items']) == (100, 10, 128)
+
+    member_client.post(V + '/os-server-groups', {'server_group': {
+        'name': 'g', 'policies': ['affinity']}})
+    with db_api.transaction() as session:
+        quota_store.reserve(session, project_id, fixtures.add_instance(
+            _context_of(member_client)), quota_store.amounts_for(2, 256, ()))
+    detail = member_client.get(V + '/os-quota-sets/%s/detail' % project_id).json
+    assert set(detail['quota_set']) == QUOTA_KEYS | {'id'}
+    assert detail['quota_set']['cores'] == {'in_use': 2, 'limit': 20, 'reserved': 0}
+    assert detail['quota_set']['ram'] == {'in_use': 256, 'limit': 51200, 'reserved': 0}
+    assert detail['quota_set']['instances']['in_use'] == 1
+    assert detail['quota_set']['server_groups']['in_use'] == 1
+
+    defaults = member_client.get(V + '/os-quota-sets/%s/defaults' % project_id).json
+    assert defaults['quota_set']['instances'] == 10
+    assert set(defaults['quota_set']) == QUOTA_KEYS | {'id'}
+
+
+def _context_of(client):
+    from provisioner.identity import service as identity
+    return identity.validate(client.token)
+
+
+def test_quota_of_another_project_is_403(member_client, admin_client):
+    admin_project = project_of(admin_client)
+    for path in ('', '/detail'):
+        response = member_client.get(V + '/os-quota-sets/' + admin_project + path)
+        assert response.status_int == 403, path
+    # The admin reads anyone's.
+    assert admin_client.get(V + '/os-quota-sets/' + project_of(member_client)
+                            ).status_int == 200
+
+
+def test_quota_update_and_reset(member_client, admin_client):
+    project_id = project_of(member_client)
+    updated = admin_client.put(V + '/os-quota-sets/' + project_id, {'quota_set': {
+        'instances': 3, 'cores': '8', 'ram': -1, 'key_pairs': 100, 'force': 'True'}})
+    assert updated.status_int == 200, updated.text
+    quota_set = updated.json['quota_set']
+    assert 'id' not in quota_set and set(quota_set) == QUOTA_KEYS
+    assert (quota_set['instances'], quota_set['cores'], quota_set['ram']) == (3, 8, -1)
+    assert member_client.get(V + '/os-quota-sets/' + project_id).json[
+        'quota_set']['instances'] == 3
+
+    refused = member_client.put(V + '/os-quota-sets/' + project_id, {'quota_set': {
+        'instances': 30}})
+    assert refused.status_int == 403
+    assert member_client.delete(V + '/os-quota-sets/' + project_id).status_int == 403
+
+    reset = admin_client.delete(V + '/os-quota-sets/' + project_id)
+    assert reset.status_int == 202
+    assert member_client.get(V + '/os-quota-sets/' + project_id).json[
+        'quota_set']['instances'] == 10
+
+
+@pytest.mark.parametrize('quota_set', [
+    {'instances': 'many'}, {'instances': -2}, {'volumes': 1}, {'cores': 1.5},
+    {'key_pairs': 5}, {'networks': 3}, {'force': 'perhaps'}])
+def test_quota_update_bad_input(admin_client, member_client, quota_set):
+    project_id = project_of(member_client)
+    response = admin_client.put(V + '/os-quota-sets/' + project_id,
+                                {'quota_set': quota_set})
+    assert response.status_int == 400, response.text
+    assert admin_client.get(V + '/os-quota-sets/' + project_id).json[
+        'quota_set']['instances'] == 10
+
+
+def test_quota_update_below_usage_and_unknown_project(admin_client, member_client):
+    project_id = project_of(member_client)
+    with db_api.transaction() as session:
+        quota_store.reserve(session, project_id, fixtures.add_instance(
+            _context_of(member_client)), quota_store.amounts_for(4, 256, ()))
+    below = admin_client.put(V + '/os-quota-sets/' + project_id,
+                             {'quota_set': {'cores': 2}})
+    assert below.status_int == 400
+    assert 'already used' in fault(below)[1]
+    forced = admin_client.put(V + '/os-quota-sets/' + project_id,
+                              {'quota_set': {'cores': 2, 'force': True}})
+    assert forced.status_int == 200
+    unknown = admin_client.put(V + '/os-quota-sets/' + str(uuid.uuid4()),
+                               {'quota_set': {'cores': 2}})
+    assert unknown.status_int == 400
+    assert 'not a valid project' in fault(unknown)[1]
+
+
+LIMIT_KEYS = {'maxImageMeta', 'maxPersonality', 'maxPersonalitySize',
+              'maxSecurityGroupRules', 'maxSecurityGroups', 'maxServerMeta',
+              'maxTotalCores', 'maxTotalFloatingIps', 'maxTotalInstances',
+              'maxTotalKeypairs', 'maxTotalRAMSize', 'maxServerGroups',
+              'maxServerGroupMembers', 'totalCoresUsed', 'totalInstancesUsed',
+              'totalRAMUsed', 'totalSecurityGroupsUsed', 'totalFloatingIpsUsed',
+              'totalServerGroupsUsed'}
+
+
+def test_limits(member_client, admin_client):
+    response = member_client.get(V + '/limits')
+    assert response.status_int == 200, response.text
+    limits = response.json['limits']
+    assert limits['rate'] == []
+    assert set(limits['absolute']) == LIMIT_KEYS
+    assert (limits['absolute']['maxTotalInstances'], limits['absolute']['maxTotalCores'],
+            limits['absolute']['maxTotalRAMSize'], limits['absolute']['totalCoresUsed']
+            ) == (10, 20, 51200, 0)
+    # Another project's limits: admins only.
+    member_project = project_of(member_client)
+    assert member_client.get(V + '/limits?tenant_id=' + project_of(admin_client)
+                             ).status_int == 403
+    admin_client.put(V + '/os-quota-sets/' + member_project,
+                     {'quota_set': {'instances': 4}})
+    assert admin_client.get(V + '/limits?tenant_id=' + member_project).json[
+        'limits']['absolute']['maxTotalInstances'] == 4
+
+
+# -- availability zones, hypervisors, services -------------------------------------
+
+def add_host(name, zone='nova', enabled=True):
+    fixtures.add_host(name)
+    hosts.update(name, availability_zone=zone, enabled=enabled,
+                 disabled_reason=None if enabled else 'maintenance')
+
+
+def test_availability_zones(member_client, admin_client, conf):
+    add_host('h1', 'zone-a')
+    add_host('h2', 'zone-b', enabled=False)
+    add_host('h3', 'zone-a', enabled=False)
+    zones = member_client.get(V + '/os-availability-zone').json['availabilityZoneInfo']
+    assert {'zoneName': 'zone-a', 'zoneState': {'available': True},
+            'hosts': None} in zones
+    assert {'zoneName': 'zone-b', 'zoneState': {'available': False},
+            'hosts': None} in zones
+    # This host (all-in-one) reported itself, in the default zone.
+    assert {'zoneName': 'nova', 'zoneState': {'available': True},
+            'hosts': None} in zones
+
+    assert member_client.get(V + '/os-availability-zone/detail').status_int == 403
+    detail = admin_client.get(V + '/os-availability-zone/detail').json[
+        'availabilityZoneInfo']
+    by_name = {z['zoneName']: z for z in detail}
+    assert set(by_name['zone-a']['hosts']) == {'h1'}
+    service = by_name['zone-a']['hosts']['h1']['nova-compute']
+    assert service['available'] is True and service['active'] is True
+    assert service['updated_at'].count('.') == 1
+    assert by_name['zone-b'] == {'zoneName': 'zone-b', 'zoneState': {'available': False},
+                                 'hosts': None}
+    assert set(by_name['nova']['hosts']) == {conf.host}
+
+
+HYPERVISOR_KEYS = {'id', 'hypervisor_hostname', 'state', 'status', 'vcpus',
+                   'vcpus_used', 'memory_mb', 'memory_mb_used', 'local_gb',
+                   'local_gb_used', 'hypervisor_type', 'hypervisor_version', 'host_ip',
+                   'running_vms', 'free_ram_mb', 'free_disk_gb', 'current_workload',
+                   'disk_available_least', 'cpu_info', 'service'}
+
+
+def test_hypervisors(member_client, admin_client, admin_context, conf):
+    add_host('h1')
+    instance_id = fixtures.add_instance(admin_context)
+    with db_api.transaction() as session:
+        session.get(models.Instance, instance_id).host = 'h1'
+    index = admin_client.get(V + '/os-hypervisors').json['hypervisors']
+    assert {h['hypervisor_hostname'] for h in index} == {'h1', conf.host}
+    assert all(set(h) == {'id', 'hypervisor_hostname', 'state', 'status'}
+               and isinstance(h['id'], int) for h in index)
+
+    detail = admin_client.get(V + '/os-hypervisors/detail').json['hypervisors']
+    h1 = [h for h in detail if h['hypervisor_hostname'] == 'h1'][0]
+    assert set(h1) == HYPERVISOR_KEYS
+    assert (h1['vcpus'], h1['memory_mb'], h1['local_gb'], h1['running_vms'],
+            h1['state'], h1['status'], h1['hypervisor_type']) == (
+        4, 4096, 100, 1, 'up', 'enabled', 'QEMU')
+    assert isinstance(h1['cpu_info'], str)
+    assert h1['service']['host'] == 'h1' and h1['service']['id'] == h1['id']
+
+    shown = admin_client.get(V + '/os-hypervisors/%d' % h1['id'])
+    assert shown.json == {'hypervisor': h1}
+    assert admin_client.get(V + '/os-hypervisors/h1').status_int == 404
+    assert admin_client.get(V + '/os-hypervisors/h/search').json['hypervisors'][0][
+        'hypervisor_hostname'] == 'h1'
+    stats = admin_client.get(V + '/os-hypervisors/statistics').json[
+        'hypervisor_statistics']
+    assert stats['count'] == 2 and stats['running_vms'] == 1
+
+    local = [h for h in index if h['hypervisor_hostname'] == conf.host][0]
+    uptime = admin_client.get(V + '/os-hypervisors/%d/uptime' % local['id'])
+    assert 'load average' in uptime.json['hypervisor']['uptime']
+    assert admin_client.get(V + '/os-hypervisors/%d/uptime' % h1['id']).status_int \
+        == 501
+
+    for path in ('', '/detail', '/statistics', '/%d' % h1['id']):
+        assert member_client.get(V + '/os-hypervisors' + path).status_int == 403
+
+
+def test_compute_services_list_disable_enable(member_client, admin_client):
+    add_host('h1', 'zone-a')
+    services = admin_client.get(V + '/os-services?host=h1').json['services']
+    assert services == [{
+        'id': services[0]['id'], 'binary': 'nova-compute', 'host': 'h1',
+        'zone': 'zone-a', 'status': 'enabled', 'state': 'up',
+        'updated_at': services[0]['updated_at'], 'disabled_reason': None}]
+    assert member_client.get(V + '/os-services').status_int == 403
+    assert admin_client.get(V + '/os-services?binary=nova-scheduler').json == {
+        'services': []}
+
+    disabled = admin_client.put(V + '/os-services/disable-log-reason', {
+        'host': 'h1', 'binary': 'nova-compute', 'disabled_reason': 'disk swap'})
+    assert disabled.status_int == 200, disabled.text
+    assert disabled.json == {'service': {'host': 'h1', 'binary': 'nova-compute',
+                                         'status': 'disabled',
+                                         'disabled_reason': 'disk swap'}}
+    [service] = admin_client.get(V + '/os-services?host=h1').json['services']
+    assert (service['status'], service['disabled_reason']) == ('disabled', 'disk swap')
+
+    enabled = admin_client.put(V + '/os-services/enable', {'host': 'h1',
+                                                           'binary': 'nova-compute'})
+    assert enabled.json == {'service': {'host': 'h1', 'binary': 'nova-compute',
+                                        'status': 'enabled'}}
+    plain = admin_client.put(V + '/os-services/disable', {'host': 'h1',
+                                                          'binary': 'nova-compute'})
+    assert plain.json['service'] == {'host': 'h1', 'binary': 'nova-compute',
+                                     'status': 'disabled'}
+
+    body = {'host': 'h1', 'binary': 'nova-compute'}
+    assert member_client.put(V + '/os-services/enable', body).status_int == 403
+    assert admin_client.put(V + '/os-services/disable-log-reason', body
+                            ).status_int == 400
+    assert admin_client.put(V + '/os-services/enable', dict(body, zone='x')
+                            ).status_int == 400
+    assert admin_client.put(V + '/os-services/enable', dict(body, host='nope')
+                            ).status_int == 404
+    assert admin_client.put(V + '/os-services/enable', dict(
+        body, binary='nova-conductor')).status_int == 404
+    assert admin_client.put(V + '/os-services/reboot', body).status_int == 404
