@@ -89,9 +89,11 @@ def display_name(value, field='name'):
     name (those derive from the uuid, or fold the name to a hostname label).
     """
     value = _text(value, field, MAX_NAME_LENGTH)
-    if not value.strip() or value != value.strip():
-        raise exception.Invalid(reason='%s must not be empty or start or end with '
-                                       'white space' % field)
+    if not value.strip():
+        raise exception.Invalid(reason='%s must not be empty' % field)
+    if value != value.strip():
+        raise exception.Invalid(reason='%s must not start or end with white space'
+                                       % field)
     return value
 
 

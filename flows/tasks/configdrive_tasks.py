@@ -13,10 +13,17 @@ LOG = logging.getLogger(__name__)
 
 
 def meta_data(req):
-    return {'uuid': req.id, 'name': req.name,
+    data = {'uuid': req.id, 'name': req.name,
             'hostname': network_tasks.hostname(req.name),
             'project_id': req.project_id, 'launch_index': 0,
-            'availability_zone': 'nova', 'meta': dict(req.properties)}
+            'availability_zone': req.availability_zone or 'nova',
+            'meta': dict(req.properties)}
+    if req.key_data:
+        # OpenStack's meta_data.json carries the key pair twice: cloud-init reads
+        # public_keys, newer agents read keys.
+        data['public_keys'] = {req.key_name: req.key_data}
+        data['keys'] = [{'name': req.key_name, 'type': 'ssh', 'data': req.key_data}]
+    return data
 
 
 def network_data(ports):

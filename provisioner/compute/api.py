@@ -324,7 +324,10 @@ class ComputeAPI:
         """Record a resume or rollback request of an interrupted boot; its id."""
         instance_id = self.resumable(name_or_id, action)
         with db_api.transaction() as session:
-            actions.record(session, self.context, instance_id, action)
+            flow_uuid = instances.get_row(session, instance_id).flow_uuid
+            # Same flow as the boot: the steps run from now on are this action's
+            # events, and it finishes when the boot flow does.
+            actions.record(session, self.context, instance_id, action, flow_uuid)
         return instance_id
 
     def resume(self, name_or_id, progress=None):

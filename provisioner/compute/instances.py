@@ -30,6 +30,8 @@ class BuildRequest:
     server_group_id: str | None = None
     properties: types.MappingProxyType = dataclasses.field(
         default_factory=lambda: types.MappingProxyType({}))
+    key_name: str | None = None
+    key_data: str | None = None  # the public key: the guest's, not a secret
 
 
 def get_row(session, instance_id):
@@ -56,7 +58,8 @@ def build_request(instance_id):
             volume_sizes=tuple(inst.request_spec.get('volume_sizes', [])),
             availability_zone=inst.request_spec.get('availability_zone'),
             server_group_id=inst.request_spec.get('server_group_id'),
-            properties=types.MappingProxyType(dict(inst.properties or {})))
+            properties=types.MappingProxyType(dict(inst.properties or {})),
+            key_name=inst.key_name, key_data=inst.key_data)
 
 
 def host_of(instance_id):

@@ -5,6 +5,7 @@ Nothing here reads an option's value at import time; code reads CONF when it run
 
 from oslo_config import cfg
 
+from provisioner.conf import api
 from provisioner.conf import compute
 from provisioner.conf import database
 from provisioner.conf import default
@@ -16,7 +17,7 @@ from provisioner.conf import scheduler
 
 CONF = cfg.CONF
 
-_AREAS = (compute, database, default, engine, identity, libvirt, notifications,
+_AREAS = (api, compute, database, default, engine, identity, libvirt, notifications,
           scheduler)
 
 for _area in _AREAS:

@@ -1,14 +1,16 @@
-"""tox -e bench: python -m tests.bench [flow|real|scheduler|distributed]..."""
+"""tox -e bench: python -m tests.bench [flow|real|scheduler|distributed|api]..."""
 
 import sys
 
+from tests.bench import api
 from tests.bench import distributed
 from tests.bench import flow_overhead
 from tests.bench import real_boot
 from tests.bench import scheduler
 
 BENCHES = {'flow': flow_overhead.run, 'real': real_boot.run,
-           'scheduler': scheduler.run, 'distributed': distributed.run}
+           'scheduler': scheduler.run, 'distributed': distributed.run,
+           'api': api.run}
 
 
 def main(argv):

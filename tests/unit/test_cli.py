@@ -80,7 +80,7 @@ def test_boot_prints_the_steps_the_ip_and_the_console_log(run, catalog):
     (['--network', 'nope'], 3, 'Error: Network nope not found.'),
     (['--name', ''], 2, 'instance name must not be empty'),
     (['--name', 'x' * 64], 2, 'the limit is 63'),
-    (['--name', '<name>'], 2, 'may contain only'),
+    (['--name', ' vm1'], 2, 'must not start or end with white space'),
     (['--volume-size', '-1'], 2, 'at least 1'),
 ])
 def test_bad_boot_requests_fail_cleanly_and_create_nothing(run, catalog, args, code,

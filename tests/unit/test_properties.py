@@ -59,7 +59,7 @@ def test_boot_schema_accepts_or_refuses_cleanly(conf, request):
         checked = schemas.validate(schemas.BOOT, request)
     except exception.Invalid:
         return
-    assert validation.name(checked['name']) == checked['name']
+    assert validation.display_name(checked['name']) == checked['name']
     assert 1 <= len(checked['networks']) <= schemas.MAX_NETWORKS
     assert all(isinstance(s, int) and 1 <= s <= schemas.MAX_VOLUME_GIB
                for s in checked['volume_sizes'])

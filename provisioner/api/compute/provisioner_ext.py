@@ -22,12 +22,15 @@ from provisioner.api.compute.service import SERVICE
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner.compute import quota_api
+from provisioner import rpc
+from provisioner import virt
 
 _CATALOG = ('flavor', 'image', 'network')
 
 
 def _catalog(req):
-    return catalog_api.CatalogAPI(req.context, None)
+    driver = None if rpc.is_distributed() else virt.get_driver()
+    return catalog_api.CatalogAPI(req.context, driver)
 
 
 @SERVICE.route('GET', '/v2.1/provisioner/instances')

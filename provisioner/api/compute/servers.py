@@ -22,6 +22,7 @@ from provisioner.catalog import api as catalog_api
 from provisioner.compute import api as compute_api
 from provisioner.compute import instances
 from provisioner import exception
+from provisioner import rpc
 
 # Nova's status filter, as the vm_states that show as it.
 _STATUS_FILTER = {'BUILD': ['building'], 'ACTIVE': ['active'], 'SHUTOFF': ['stopped'],
@@ -30,7 +31,9 @@ _STATUS_FILTER = {'BUILD': ['building'], 'ACTIVE': ['active'], 'SHUTOFF': ['stop
 
 
 def compute(req):
-    return compute_api.ComputeAPI(req.context, local_hypervisor=False)
+    # All-in-one this process is the hypervisor host: a boot first checks and
+    # reports it, as the CLI does. Distributed, the workers report their hosts.
+    return compute_api.ComputeAPI(req.context, local_hypervisor=not rpc.is_distributed())
 
 
 def _ref_id(value):

@@ -150,7 +150,7 @@ def test_unknown_references_create_nothing(api):
             ({'flavor': 'nope'}, 'Flavor nope not found'),
             ({'image': 'nope'}, 'Image nope not found'),
             ({'networks': ['nope']}, 'Network nope not found'),
-            ({'name': '<evil/>'}, 'may contain only'),
+            ({'name': 'vm\n1'}, 'must not contain control characters'),
             ({'user_data': b'x' * 65537}, 'the limit is 65536'),
             ({'volume_sizes': [0]}, 'at least 1')):
         request = dict(name='vm1', flavor='tiny', image='guest', networks=['net1'],
@@ -242,3 +242,19 @@ def test_projects_see_only_their_own_instances(api, hypervisor):
                                      'other', ('member',))
     with pytest.raises(exception.NotFound):
         compute_api.ComputeAPI(member).show(theirs)
+
+
+@pytest.mark.parametrize('name', ['<domain type="kvm">', '</name><devices/>',
+                                  "vm'; rm -rf /", '$(reboot)', '`id`',
+                                  '../../etc/passwd', 'vm\u00e9', 'web 1'])
+def test_names_are_data(api, hypervisor, name):
+    """Markup, shell and path characters in a name are kept verbatim and touch
+    nothing: the domain is instance-<uuid>, the hostname a folded label."""
+    from flows.tasks import network_tasks
+    instance_id = api.create_instance(name, 'tiny', 'guest', ['net1'])
+    info = api.run_boot(instance_id)
+    assert (info['name'], info['vm_state']) == (name, 'active')
+    assert api.show(name)['id'] == instance_id
+    label = network_tasks.hostname(name)
+    assert label and all(c.isalnum() or c == '-' for c in label)
+    assert hypervisor.domain_exists(instance_id)

@@ -1,0 +1,137 @@
+"""The REST API's own cost: token issue, server show, and a list of 1,000 servers.
+
+provisioner-api's WSGI application runs on cheroot in this process, on loopback, as
+the daemon serves it (all-in-one: SQLite). Requests go through http.client on one
+kept-alive connection, so what is measured is the server's work plus one loopback
+round trip. The 1,000 servers are rows written straight into the database (each
+with a port on a network and a volume): listing cost does not depend on how they
+were booted.
+"""
+
+import http.client
+import json
+import statistics
+import threading
+import time
+import uuid
+
+from cheroot import wsgi as cheroot_wsgi
+import sqlalchemy as sa
+
+from provisioner.api import app
+from provisioner.catalog import flavors
+from provisioner.catalog import images
+from provisioner.catalog import networks
+from provisioner.db import api as db_api
+from provisioner.db import models
+from provisioner import virt
+from tests.bench import common
+
+SERVERS = 1000
+RUNS = 50
+LIST_RUNS = 20
+
+
+def _percentile(samples, fraction):
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def _report(label, samples):
+    print('%-44s median %.1f ms, p99 %.1f ms (n=%d)'
+          % (label, statistics.median(samples), _percentile(samples, 0.99),
+             len(samples)), flush=True)
+
+
+def _seed_servers(context, count):
+    with db_api.transaction() as session:
+        flavor = session.execute(sa.select(models.Flavor)).scalar()
+        image = session.execute(sa.select(models.Image)).scalar()
+        network = session.execute(sa.select(models.Network)).scalar()
+        instance_rows, port_rows, volume_rows = [], [], []
+        for index in range(count):
+            instance_id = str(uuid.uuid4())
+            instance_rows.append(dict(
+                id=instance_id, name='bench-%04d' % index, project_id=context.project_id,
+                user_id=context.user_id, flavor_id=flavor.id, image_id=image.id,
+                request_spec={'network_ids': [network.id], 'volume_sizes': [1]},
+                vm_state='active', task_state=None, power_state='running',
+                host='bench-host', created_at=models.utcnow(),
+                updated_at=models.utcnow()))
+            port_rows.append(dict(
+                id=str(uuid.uuid4()), instance_id=instance_id, network_id=network.id,
+                ip='10.99.%d.%d' % (index // 250, index % 250 + 2),
+                mac='fa:16:3e:00:%02x:%02x' % (index // 256, index % 256),
+                created_at=models.utcnow()))
+            volume_rows.append(dict(
+                id=str(uuid.uuid4()), instance_id=instance_id,
+                project_id=context.project_id, index=0, size_gib=1, status='in-use',
+                created_at=models.utcnow()))
+        session.execute(sa.insert(models.Instance), instance_rows)
+        session.execute(sa.insert(models.Port), port_rows)
+        session.execute(sa.insert(models.Volume), volume_rows)
+        return instance_rows[0]['id']
+
+
+class _Client:
+    def __init__(self, port):
+        self._conn = http.client.HTTPConnection('127.0.0.1', port, timeout=60)
+
+    def request(self, method, path, body=None, headers=None):
+        start = time.perf_counter()
+        self._conn.request(method, path, body=json.dumps(body) if body else None,
+                           headers=dict({'Content-Type': 'application/json'},
+                                        **(headers or {})))
+        response = self._conn.getresponse()
+        data = response.read()
+        elapsed = (time.perf_counter() - start) * 1000
+        if response.status >= 400:
+            raise RuntimeError('%s %s: %d %s' % (method, path, response.status, data))
+        return elapsed, response, data
+
+
+def run():
+    with common.deployment('test:///default') as (root, compute):
+        node = root / 'node.xml'
+        node.write_text('<node/>')
+        common.CONF.set_override('connection_uri', 'test://%s' % node, 'libvirt')
+        virt.reset_driver()
+        kernel = root / 'vmlinuz'
+        kernel.write_bytes(b'k' * 4096)
+        flavors.create('tiny', 1, 128, 1)
+        images.create('guest', kernel=str(kernel))
+        networks.create(virt.get_driver(), 'net1', '10.99.0.0/16')
+        server_id = _seed_servers(compute.context, SERVERS)
+
+        server = cheroot_wsgi.Server(('127.0.0.1', 0), app.build_app(), numthreads=4)
+        server.prepare()
+        thread = threading.Thread(target=server.serve, daemon=True)
+        thread.start()
+        try:
+            client = _Client(server.bind_addr[1])
+            auth = {'auth': {'identity': {'methods': ['password'], 'password': {
+                'user': {'name': 'admin', 'password': 'bench',
+                         'domain': {'name': 'Default'}}}},
+                'scope': {'project': {'name': 'admin',
+                                      'domain': {'name': 'Default'}}}}}
+            issue = []
+            for _ in range(RUNS):
+                elapsed, response, _ = client.request('POST',
+                                                      '/identity/v3/auth/tokens', auth)
+                issue.append(elapsed)
+            token = {'X-Auth-Token': response.getheader('X-Subject-Token')}
+            show = [client.request('GET', '/compute/v2.1/servers/%s' % server_id,
+                                   headers=token)[0] for _ in range(RUNS)]
+            listing = []
+            for _ in range(LIST_RUNS):
+                elapsed, _, data = client.request(
+                    'GET', '/compute/v2.1/servers/detail?limit=%d' % SERVERS,
+                    headers=token)
+                listing.append(elapsed)
+            assert len(json.loads(data)['servers']) == SERVERS
+        finally:
+            server.stop()
+    _report('token issue (POST /v3/auth/tokens)', issue)
+    _report('server show (GET /servers/{id})', show)
+    _report('server list, %d servers (GET /servers/detail)' % SERVERS, listing)
+    return issue, show, listing
