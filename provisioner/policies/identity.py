@@ -15,6 +15,35 @@ _rules = [
     )
 ]
 
+_ADMIN_OR_SELF = 'rule:admin or user_id:%(user_id)s'
+
+# Actions only provisioner-api's Keystone routes (/identity/v3) offer.
+_rules += [
+    policy.DocumentedRuleDefault(name, check, description,
+                                 [{'path': path, 'method': method}])
+    for name, check, description, method, path in (
+        ('identity:project_list', base.ADMIN, 'List projects.', 'GET', '/v3/projects'),
+        ('identity:project_show', 'rule:admin or project_id:%(project_id)s',
+         'Show a project: one\'s own, or any for an admin.', 'GET',
+         '/v3/projects/{project_id}'),
+        ('identity:user_list', base.ADMIN, 'List users.', 'GET', '/v3/users'),
+        ('identity:user_show', _ADMIN_OR_SELF,
+         'Show a user: oneself, or anyone for an admin.', 'GET', '/v3/users/{user_id}'),
+        ('identity:user_projects', _ADMIN_OR_SELF,
+         'List the projects a user has a role in.', 'GET',
+         '/v3/users/{user_id}/projects'),
+        ('identity:role_remove', base.ADMIN,
+         'Take a role in a project away from a user.', 'DELETE',
+         '/v3/projects/{project_id}/users/{user_id}/roles/{role_id}'),
+        ('identity:role_list', base.ADMIN, 'List roles.', 'GET', '/v3/roles'),
+        ('identity:role_assignment_list', base.ADMIN, 'List role assignments.', 'GET',
+         '/v3/role_assignments'),
+        ('identity:token_validate', _ADMIN_OR_SELF,
+         'Validate a token: one\'s own, or anyone\'s for an admin.', 'GET',
+         '/v3/auth/tokens'),
+    )
+]
+
 
 def list_rules():
     return _rules

@@ -1,0 +1,175 @@
+"""POST/GET/HEAD /v3/auth/tokens and the catalog: Keystone's token API on Fernet tokens.
+
+Tokens are always scoped to a project (provisioner has no unscoped or domain
+tokens): a request without a project scope is refused with a message that says to
+give one. The token method re-scopes or renews a valid token; the new token
+expires when the old one does.
+"""
+
+import base64
+import datetime
+import hashlib
+
+from provisioner.api import catalog_doc
+from provisioner.api import common
+from provisioner.api.identity import core
+from provisioner.api import wsgi
+from provisioner import exception
+from provisioner.identity import admin
+from provisioner.identity import fernet
+from provisioner.identity import service as identity
+from provisioner import policy
+
+SERVICE = core.SERVICE
+
+_DOMAIN_REF = {'type': 'object', 'properties': {'id': {'type': 'string'},
+                                                'name': {'type': 'string'}}}
+_NAMED = {'id': {'type': 'string'}, 'name': {'type': 'string'}, 'domain': _DOMAIN_REF}
+AUTH_REQUEST = {
+    'type': 'object', 'required': ['auth'],
+    'properties': {'auth': {
+        'type': 'object', 'required': ['identity'],
+        'properties': {
+            'identity': {
+                'type': 'object', 'required': ['methods'],
+                'properties': {
+                    'methods': {'type': 'array', 'minItems': 1,
+                                'items': {'type': 'string'}},
+                    'password': {
+                        'type': 'object', 'required': ['user'],
+                        'properties': {'user': {
+                            'type': 'object', 'required': ['password'],
+                            'properties': dict(_NAMED, password={'type': 'string'})}}},
+                    'token': {'type': 'object', 'required': ['id'],
+                              'properties': {'id': {'type': 'string'}}}}},
+            'scope': {'type': ['object', 'string'],
+                      'properties': {'project': {'type': 'object',
+                                                 'properties': _NAMED}}}}}}}
+
+UNSCOPED = ('provisioner issues project-scoped tokens only: give a project in the '
+            'scope (OS_PROJECT_NAME and OS_PROJECT_DOMAIN_NAME=Default, or '
+            'OS_PROJECT_ID).')
+
+
+def _check_domain(ref, what):
+    """A user's or project's domain must be Default; 401 otherwise, as Keystone does."""
+    domain = ref.get('domain')
+    if domain is None:
+        return
+    if domain.get('id') not in (None, core.DOMAIN_ID) or \
+            domain.get('name') not in (None, core.DOMAIN_NAME):
+        raise exception.NotAuthenticated(
+            reason='the %s domain must be %s (id %s): provisioner has no other'
+                   % (what, core.DOMAIN_NAME, core.DOMAIN_ID))
+
+
+def _project_scope(auth):
+    """(project_id, project_name) of the scope; None when the request names none."""
+    scope = auth.get('scope')
+    if scope is None:
+        return None
+    if not isinstance(scope, dict) or 'project' not in scope:
+        raise exception.NotAuthenticated(reason=UNSCOPED)
+    project = scope['project']
+    if not (project.get('id') or project.get('name')):
+        raise wsgi.HTTPError(400, 'The project scope needs an id or a name.')
+    _check_domain(project, 'project')
+    return project.get('id'), project.get('name')
+
+
+def _issue(auth):
+    identity_part = auth['identity']
+    methods = identity_part['methods']
+    scope = _project_scope(auth)
+    if 'password' in methods:
+        user = (identity_part.get('password') or {}).get('user')
+        if not user or not (user.get('id') or user.get('name')):
+            raise wsgi.HTTPError(400, 'The password method needs a user with an id or '
+                                      'a name, and a password.')
+        _check_domain(user, 'user')
+        if scope is None:
+            raise exception.NotAuthenticated(reason=UNSCOPED)
+        token = identity.authenticate(user.get('name'), user['password'], scope[1],
+                                      user_id=user.get('id'), project_id=scope[0])
+        return token, ['password']
+    if 'token' in methods:
+        given = (identity_part.get('token') or {}).get('id')
+        if not given:
+            raise wsgi.HTTPError(400, 'The token method needs the token\'s id.')
+        if scope is None:  # renew: the same project
+            scope = (identity.validate(given).project_id, None)
+        return identity.rescope(given, project_id=scope[0], project_name=scope[1]), \
+            ['token']
+    raise exception.NotAuthenticated(
+        reason='unsupported authentication method %s; provisioner accepts password '
+               'and token' % ', '.join(methods))
+
+
+def _moment(epoch):
+    return datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc)
+
+
+def _audit_id(token):
+    # Keystone's audit id names a token in logs without revealing it.
+    digest = hashlib.sha256(token.encode()).digest()[:16]
+    return base64.urlsafe_b64encode(digest).decode().rstrip('=')
+
+
+def token_body(req, token, methods, with_catalog=True):
+    """Keystone's {"token": {...}} for a valid token."""
+    context = identity.validate(token)
+    _user_id, _project_id, issued_at, expires_at = fernet.decode(token)
+    body = {
+        'methods': methods,
+        'user': {'id': context.user_id, 'name': context.user_name,
+                 'domain': dict(core.DOMAIN), 'password_expires_at': None},
+        'project': {'id': context.project_id, 'name': context.project_name,
+                    'domain': dict(core.DOMAIN)},
+        'roles': [{'id': role, 'name': role} for role in context.roles],
+        'expires_at': common.isotime_us(_moment(expires_at)),
+        'issued_at': common.isotime_us(_moment(issued_at)),
+        'audit_ids': [_audit_id(token)],
+        'is_domain': False,
+    }
+    if with_catalog:
+        body['catalog'] = catalog_doc.catalog(req, context.project_id)
+    return {'token': body}
+
+
+@SERVICE.route('POST', '/v3/auth/tokens', public=True)
+def issue(req):
+    auth = common.validate(req.json_body(), AUTH_REQUEST)['auth']
+    token, methods = _issue(auth)
+    return wsgi.json_response(token_body(req, token, methods, 'nocatalog' not in req.GET),
+                              201, {'X-Subject-Token': token})
+
+
+@SERVICE.route('GET', '/v3/auth/tokens')
+def validate(req):
+    """The subject token's body (an admin's, or the caller's own); 404 if invalid."""
+    subject = req.headers.get('X-Subject-Token')
+    if not subject:
+        raise wsgi.HTTPError(400, 'Give the token to validate in X-Subject-Token.')
+    try:
+        user_id = fernet.decode(subject)[0]
+        policy.authorize(req.context, 'identity:token_validate', {'user_id': user_id})
+        body = token_body(req, subject, ['password'], 'nocatalog' not in req.GET)
+    except exception.NotAuthenticated:
+        raise wsgi.HTTPError(404, 'The subject token is not valid: it is malformed, '
+                                  'expired or revoked.') from None
+    return wsgi.json_response(body, 200, {'X-Subject-Token': subject})
+
+
+@SERVICE.route('GET', '/v3/auth/catalog')
+def auth_catalog(req):
+    return wsgi.json_response({'catalog': catalog_doc.catalog(req, req.context.project_id),
+                               'links': {'self': core.url(req, 'auth', 'catalog'),
+                                         'previous': None, 'next': None}})
+
+
+@SERVICE.route('GET', '/v3/auth/projects')
+def auth_projects(req):
+    """The projects the caller may scope a token to."""
+    projects = admin.user_projects(req.context, req.context.user_id)
+    return core.collection(req, 'projects', [core.project_view(req, p) for p in projects],
+                           'auth', 'projects')
