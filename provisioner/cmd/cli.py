@@ -29,6 +29,8 @@ _EPILOG = """\
 credentials come from OS_USERNAME, OS_PASSWORD and OS_PROJECT_NAME (or the
 --os-* flags); configuration from --config-file (default: the usual oslo.config
 places, e.g. /etc/provisioner/provisioner.conf; none is needed all-in-one).
+With OS_AUTH_URL (--os-auth-url) set, every command but db-sync, bootstrap and
+token-keys goes to provisioner-api's REST API: no database or broker is needed.
 
 quick start:
   provisioner bootstrap --username admin --password secret --project admin
@@ -58,6 +60,10 @@ def _common_parent():
                        help='password (default: $OS_PASSWORD)')
     group.add_argument('--os-project-name', default=argparse.SUPPRESS,
                        help='project (default: $OS_PROJECT_NAME)')
+    group.add_argument('--os-auth-url', default=argparse.SUPPRESS, metavar='URL',
+                       help='provisioner-api\'s identity URL, e.g. '
+                            'http://cloud:8774/identity: talk to the REST API only '
+                            '(default: $OS_AUTH_URL; unset: the database directly)')
     group.add_argument('--os-token', default=argparse.SUPPRESS,
                        help='a token to use instead of user name and password '
                             '(default: $OS_TOKEN)')
@@ -186,7 +192,7 @@ def _add_instances(sub, common):
 
     p = sub.add_parser('_run-boot', parents=[common])
     p.add_argument('instance')
-    p.set_defaults(func=commands.run_boot_detached, format='table')
+    p.set_defaults(func=commands.run_boot_detached, format='table', local=True)
 
 
 def _version():
@@ -209,13 +215,13 @@ def build_parser():
 
     p = sub.add_parser('db-sync', parents=[common],
                        help='create or upgrade the database schema')
-    p.set_defaults(func=commands.db_sync)
+    p.set_defaults(func=commands.db_sync, local=True)
     p = sub.add_parser('bootstrap', parents=[common],
                        help='create the first admin user and project')
     p.add_argument('--username', required=True)
     p.add_argument('--password', required=True)
     p.add_argument('--project', required=True)
-    p.set_defaults(func=commands.bootstrap)
+    p.set_defaults(func=commands.bootstrap, local=True)
 
     _add_instances(sub, common)
     _add_catalog(sub, common)
@@ -233,7 +239,12 @@ def _load_config(args):
     CONF(config_args, project='provisioner')
 
 
-def _setup_logging(debug):
+def _setup_logging(debug, log_file=True):
+    """Errors to stderr (everything with --debug), and a log file under state_path.
+
+    A client of the REST API (``log_file`` False) writes nothing under state_path:
+    its commands run on the servers, whose logs have them.
+    """
     root = logging.getLogger()
     root.setLevel(logging.DEBUG if debug else logging.INFO)
     console = logging.StreamHandler(sys.stderr)
@@ -241,6 +252,8 @@ def _setup_logging(debug):
     console.setFormatter(logging.Formatter('%(levelname)s %(name)s: %(message)s'))
     console.addFilter(redact.RedactingFilter())
     root.addHandler(console)
+    if not log_file:
+        return
     log_dir = os.path.join(CONF.state_path, 'logs')
     try:
         os.makedirs(log_dir, mode=0o700, exist_ok=True)
@@ -264,14 +277,16 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     for name, env in (('os_username', 'OS_USERNAME'), ('os_password', 'OS_PASSWORD'),
-                      ('os_project_name', 'OS_PROJECT_NAME'), ('os_token', 'OS_TOKEN')):
+                      ('os_project_name', 'OS_PROJECT_NAME'), ('os_token', 'OS_TOKEN'),
+                      ('os_auth_url', 'OS_AUTH_URL')):
         if not hasattr(args, name):
             setattr(args, name, os.environ.get(env))
     redact.register(args.os_password, args.os_token)
     try:
         _load_config(args)
-        _setup_logging(getattr(args, 'debug', False))
-        if args.func is not commands.db_sync:
+        _setup_logging(getattr(args, 'debug', False),
+                       log_file=not commands.uses_rest(args))
+        if args.func is not commands.db_sync and not commands.uses_rest(args):
             from provisioner.db import migration
             migration.ensure_schema()
         return args.func(args)
@@ -287,10 +302,11 @@ def main(argv=None):
         return 130
     except Exception as exc:
         LOG.exception('Command %s failed unexpectedly', args.command)
-        print('Error: unexpected %s: %s (details in %s)'
-              % (type(exc).__name__, redact.redact(exc),
-                 os.path.join(CONF.state_path, 'logs', 'provisioner.log')),
-              file=sys.stderr)
+        details = ('run it again with --debug for the traceback'
+                   if commands.uses_rest(args) else 'details in %s' % os.path.join(
+                       CONF.state_path, 'logs', 'provisioner.log'))
+        print('Error: unexpected %s: %s (%s)'
+              % (type(exc).__name__, redact.redact(exc), details), file=sys.stderr)
         return 1
 
 

@@ -41,8 +41,37 @@ def _context(args):
                                args.os_project_name)
 
 
+def uses_rest(args):
+    """True when this command goes to provisioner-api (OS_AUTH_URL is set).
+
+    db-sync, bootstrap and token-keys act on this host's database and key
+    repository (``local``): they are how the API's own host is set up.
+    """
+    return bool(getattr(args, 'os_auth_url', None)) and not getattr(args, 'local', False)
+
+
+def rest_session(args):
+    """The command's authenticated REST session (made once), or None without one."""
+    if not uses_rest(args):
+        return None
+    session = getattr(args, 'rest_session', None)
+    if session is None:
+        from provisioner.client import http
+        token = getattr(args, 'os_token', None)
+        if not token:
+            _check_credentials(args)
+        session = args.rest_session = http.Session(
+            args.os_auth_url, args.os_username, args.os_password,
+            args.os_project_name, token=token)
+    return session
+
+
 def _compute(args):
-    """The compute API: in-process all-in-one, the engines' over RPC when distributed."""
+    """The compute API: REST (OS_AUTH_URL), in-process (all-in-one) or RPC."""
+    session = rest_session(args)
+    if session is not None:
+        from provisioner.client import compute
+        return compute.RestComputeAPI(session)
     if rpc.is_distributed():
         from provisioner.engine import client
         token = getattr(args, 'os_token', None)
@@ -78,6 +107,10 @@ def _local_driver():
 
 
 def _catalog(args):
+    session = rest_session(args)
+    if session is not None:
+        from provisioner.client import catalog
+        return catalog.RestCatalogAPI(session)
     return catalog_api.CatalogAPI(_context(args), _local_driver())
 
 
@@ -213,8 +246,12 @@ def boot(args):
         if args.format == 'json':
             output.emit(info, args.format)
         else:
-            where = ('the engines' if rpc.is_distributed()
-                     else 'the background (log: %s)' % log_path)
+            if uses_rest(args):
+                where = 'provisioner-api'
+            elif rpc.is_distributed():
+                where = 'the engines'
+            else:
+                where = 'the background (log: %s)' % log_path
             print('Boot of %s (%s) started in %s; follow it with "provisioner show '
                   '%s".' % (args.name, instance_id, where, instance_id))
         return 0
@@ -287,10 +324,15 @@ def show(args):
 
 
 def console(args):
-    path = _compute(args).console(args.name)
+    api = _compute(args)
     if args.path:
-        print(path)
+        print(api.console(args.name))
         return 0
+    if uses_rest(args):
+        sys.stdout.write(api.console_output(args.name))
+        sys.stdout.flush()
+        return 0
+    path = api.console(args.name)
     with open(path, 'rb') as log:
         sys.stdout.buffer.write(log.read())
     sys.stdout.flush()

@@ -21,33 +21,63 @@ def token_keys_rotate(args):
     return 0
 
 
+class _LocalAdmin:
+    """Identity administration in this host's database, for one caller."""
+
+    def __init__(self, context):
+        self._context = context
+
+    def create_user(self, name, password):
+        return admin.create_user(self._context, name, password)
+
+    def set_password(self, name, password):
+        return admin.set_password(self._context, name, password)
+
+    def disable_user(self, name):
+        return admin.disable_user(self._context, name)
+
+    def create_project(self, name):
+        return admin.create_project(self._context, name)
+
+    def add_role(self, user_name, project_name, role):
+        return admin.add_role(self._context, user_name, project_name, role)
+
+
+def _admin(args):
+    """Identity administration: Keystone's API with OS_AUTH_URL, else the database."""
+    session = commands.rest_session(args)
+    if session is not None:
+        from provisioner.client import identity
+        return identity.RestIdentityAdmin(session)
+    return _LocalAdmin(commands._context(args))
+
+
 def user_create(args):
     redact.register(args.password)
-    output.emit(admin.create_user(commands._context(args), args.name, args.password),
-                args.format)
+    output.emit(_admin(args).create_user(args.name, args.password), args.format)
     return 0
 
 
 def user_set_password(args):
     redact.register(args.password)
-    admin.set_password(commands._context(args), args.name, args.password)
+    _admin(args).set_password(args.name, args.password)
     print('Password of user %s changed; its earlier tokens are revoked.' % args.name)
     return 0
 
 
 def user_disable(args):
-    admin.disable_user(commands._context(args), args.name)
+    _admin(args).disable_user(args.name)
     print('User %s disabled; its tokens are revoked.' % args.name)
     return 0
 
 
 def project_create(args):
-    output.emit(admin.create_project(commands._context(args), args.name), args.format)
+    output.emit(_admin(args).create_project(args.name), args.format)
     return 0
 
 
 def role_add(args):
-    admin.add_role(commands._context(args), args.user, args.project, args.role)
+    _admin(args).add_role(args.user, args.project, args.role)
     print('User %s has role %s in project %s.' % (args.user, args.role, args.project))
     return 0
 
@@ -65,11 +95,11 @@ def add_parsers(sub, common):
     p = keys.add_parser('setup', parents=[common],
                         help='create the key repository ([fernet_tokens] '
                              'key_repository) unless it has keys')
-    p.set_defaults(func=token_keys_setup)
+    p.set_defaults(func=token_keys_setup, local=True)
     p = keys.add_parser('rotate', parents=[common],
                         help='promote the staged key to primary and stage a new one; '
                              'tokens signed by the oldest dropped key stop working')
-    p.set_defaults(func=token_keys_rotate)
+    p.set_defaults(func=token_keys_rotate, local=True)
 
     users = sub.add_parser('user', help='users (admin)').add_subparsers(
         dest='action', required=True, metavar='ACTION')

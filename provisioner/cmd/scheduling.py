@@ -1,14 +1,11 @@
 """CLI for placement: host enable|disable|set, quota show|set, server-group ..."""
 
-from provisioner.catalog import common
 from provisioner.cmd import commands
 from provisioner.cmd import output
+from provisioner.compute import quota_api
 from provisioner.compute import quotas
 from provisioner.compute import server_groups
-from provisioner.db import api as db_api
-from provisioner.db import models
 from provisioner import exception
-from provisioner import policy
 
 
 def host_enable(args):
@@ -32,59 +29,92 @@ def host_set(args):
     return 0
 
 
-def _project_id(context, name, action):
-    """The project whose quota ``action`` targets (default: the caller's), if allowed.
+# The project a quota command targets, if the caller may act on it.
+_project_id = quota_api.project_id
 
-    A project the caller may not act on reads as not found, like another project's
-    instance: a member cannot probe which project names exist.
-    """
-    if name is None or name in (context.project_name, context.project_id):
-        project_id = context.project_id
-    else:
-        with db_api.transaction() as session:
-            project_id = common.find(session, models.Project, name, 'Project').id
-    policy.authorize_owned(context, action, project_id, 'Project', name)
-    return project_id
+
+class _LocalQuotas:
+    """Quotas in this host's database, for one caller."""
+
+    def __init__(self, context):
+        self._context = context
+
+    def show(self, project=None):
+        return quota_api.show(self._context, project)
+
+    def set_limits(self, project=None, **limits):
+        return quota_api.set_limits(self._context, project, limits)
+
+
+class _LocalServerGroups:
+    """Server groups in this host's database, for one caller."""
+
+    def __init__(self, context):
+        self._context = context
+
+    def create(self, name, group_policy):
+        return server_groups.create(self._context, name, group_policy)
+
+    def list_all(self):
+        return server_groups.list_all(self._context)
+
+    def show(self, name_or_id):
+        return server_groups.show(self._context, name_or_id)
+
+    def delete(self, name_or_id):
+        server_groups.delete(self._context, name_or_id)
+
+
+def _quotas(args):
+    session = commands.rest_session(args)
+    if session is not None:
+        from provisioner.client import scheduling
+        return scheduling.RestQuotas(session)
+    return _LocalQuotas(commands._context(args))
+
+
+def _groups(args):
+    session = commands.rest_session(args)
+    if session is not None:
+        from provisioner.client import scheduling
+        return scheduling.RestServerGroups(session)
+    return _LocalServerGroups(commands._context(args))
 
 
 def quota_show(args):
-    context = commands._context(args)
-    output.emit(quotas.show(_project_id(context, args.project, 'quota:show')),
-                args.format, ('resource', 'limit', 'in_use'))
+    output.emit(_quotas(args).show(args.project), args.format,
+                ('resource', 'limit', 'in_use'))
     return 0
 
 
 def quota_set(args):
-    context = commands._context(args)
     limits = {r: getattr(args, r) for r in quotas.RESOURCES}
     if all(v is None for v in limits.values()):
         raise exception.Invalid(reason='give at least one of --instances, --vcpus, '
                                        '--ram, --volumes-gib')
-    output.emit(quotas.set_limits(_project_id(context, args.project, 'quota:set'),
-                                  **limits),
-                args.format, ('resource', 'limit', 'in_use'))
+    output.emit(_quotas(args).set_limits(args.project, **limits), args.format,
+                ('resource', 'limit', 'in_use'))
     return 0
 
 
 def group_create(args):
-    output.emit(server_groups.create(commands._context(args), args.name, args.policy),
-                args.format)
+    output.emit(_groups(args).create(args.name, args.policy), args.format)
     return 0
 
 
 def group_list(args):
-    output.emit(server_groups.list_all(commands._context(args)), args.format,
+    output.emit(_groups(args).list_all(), args.format,
                 ('name', 'policy', 'members', 'id'))
     return 0
 
 
 def group_show(args):
-    output.emit(server_groups.show(commands._context(args), args.name), args.format)
+    output.emit(_groups(args).show(args.name), args.format)
     return 0
 
 
 def group_delete(args):
-    server_groups.delete(commands._context(args), args.name)
+    _groups(args).delete(args.name)
     print('Server group %s deleted.' % args.name)
     return 0
 

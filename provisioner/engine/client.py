@@ -9,13 +9,11 @@ its event appears.
 import base64
 import time
 
-from provisioner.compute import states
+from provisioner.client import follow
 from provisioner.conf import CONF
-from provisioner.engine import listeners
 from provisioner import exception
 from provisioner import rpc
 
-POLL_INTERVAL = 0.5
 # An RPC call is delivered at most once: one taken by an engine that is stopping is
 # lost. Calls that are safe to repeat are sent again after this many seconds.
 RETRY_AFTER = 10
@@ -102,23 +100,5 @@ class RemoteComputeAPI:
                             until_gone=True, last=info)
 
     def _follow(self, instance_id, progress, seen, until_gone=False, last=None):
-        while True:
-            try:
-                info = self.show(instance_id)
-            except exception.NotFound:
-                if until_gone and last is not None:
-                    return dict(last, vm_state=states.DELETED, task_state=None)
-                raise
-            seen = _report_new_events(info['events'], seen, progress)
-            last = info
-            if not until_gone and info['vm_state'] != states.BUILDING:
-                return info
-            time.sleep(POLL_INTERVAL)
-
-
-def _report_new_events(events, seen, progress):
-    if progress is not None:
-        for event in events[seen:]:
-            progress(listeners.StepEvent(event['name'], True, event['result'],
-                                         event['duration'], event['message']))
-    return max(seen, len(events))
+        return follow.follow(self.show, instance_id, progress, seen,
+                             until_gone=until_gone, last=last)
