@@ -48,7 +48,7 @@ class ComputeAPI:
 
     # -- lookups ---------------------------------------------------------------
 
-    def _find(self, session, name_or_id, action):
+    def _find(self, session, name_or_id, action, deleted=False):
         """The caller's live instance, if policy allows ``action`` on it.
 
         Another project's instance is 'not found', not 'denied'. Names resolve within
@@ -60,8 +60,12 @@ class ComputeAPI:
         by_id = inst.id == name_or_id
         if not self.context.is_admin:
             by_id = sa.and_(by_id, own)
-        query = sa.select(inst).where(inst.vm_state != states.DELETED,
-                                      sa.or_(by_id, sa.and_(inst.name == name_or_id, own)))
+        if deleted:  # a deleted instance is reachable by its id only (as Nova's)
+            query = sa.select(inst).where(by_id)
+        else:
+            query = sa.select(inst).where(
+                inst.vm_state != states.DELETED,
+                sa.or_(by_id, sa.and_(inst.name == name_or_id, own)))
         rows = session.execute(query).scalars().all()
         if not rows:
             raise exception.NotFound(kind='Instance', name=name_or_id)
@@ -72,9 +76,9 @@ class ComputeAPI:
                                name_or_id)
         return rows[0]
 
-    def _instance_id(self, name_or_id, action):
+    def _instance_id(self, name_or_id, action, deleted=False):
         with db_api.transaction() as session:
-            return self._find(session, name_or_id, action).id
+            return self._find(session, name_or_id, action, deleted).id
 
     def list(self, all_projects=False):
         policy.authorize(self.context, 'instance:list')
@@ -163,12 +167,16 @@ class ComputeAPI:
 
     # -- actions (the steps each request ran) ---------------------------------------
 
+    # A deleted instance's actions stay readable by its id, as Nova's do: a client
+    # that watched a delete can still read how it went.
+
     def actions(self, name_or_id):
-        return actions.list_for(self._instance_id(name_or_id, 'instance:actions'))
+        return actions.list_for(self._instance_id(name_or_id, 'instance:actions',
+                                                  deleted=True))
 
     def action(self, name_or_id, request_id):
-        return actions.show(self._instance_id(name_or_id, 'instance:actions'),
-                            request_id)
+        return actions.show(self._instance_id(name_or_id, 'instance:actions',
+                                              deleted=True), request_id)
 
     def rename(self, name_or_id, new_name):
         new_name = schemas.validate(schemas.RENAME, {'name': new_name})['name']

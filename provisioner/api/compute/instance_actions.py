@@ -26,15 +26,13 @@ def _action_view(action):
 
 @SERVICE.route('GET', '/v2.1/servers/{server_id}/os-instance-actions')
 def index(req, server_id):
-    api = compute(req)
-    found = api.actions(api.server_record(server_id)['id'])
+    found = compute(req).actions(server_id)
     return wsgi.json_response({'instanceActions': [_action_view(a) for a in found]})
 
 
 @SERVICE.route('GET', '/v2.1/servers/{server_id}/os-instance-actions/{request_id}')
 def show(req, server_id, request_id):
-    api = compute(req)
-    action = api.action(api.server_record(server_id)['id'], request_id)
+    action = compute(req).action(server_id, request_id)
     view = _action_view(action)
     view['events'] = [{'event': e['event'], 'start_time': _time(e['start_time']),
                        'finish_time': _time(e['finish_time']), 'result': e['result'],

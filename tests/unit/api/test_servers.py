@@ -289,3 +289,15 @@ def test_version_documents_need_no_token(application):
     [version] = versions.json['versions']
     assert (version['min_version'], version['version']) == ('2.1', '2.5')
     assert version['links'][0]['href'].endswith('/compute/v2.1/')
+
+
+def test_a_deleted_servers_actions_stay_readable(application, cloud):
+    server_id = boot(application, cloud)
+    path = '/compute/v2.1/servers/%s' % server_id
+    assert call(application, 'DELETE', path, token=cloud['token']).status_int == 204
+    listed = call(application, 'GET', path + '/os-instance-actions', token=cloud['token'])
+    assert [a['action'] for a in listed.json['instanceActions']] == ['delete', 'create']
+    delete = call(application, 'GET', path + '/os-instance-actions/%s'
+                  % listed.json['instanceActions'][0]['request_id'],
+                  token=cloud['token']).json['instanceAction']
+    assert 'mark-deleted' in [e['event'] for e in delete['events']]
