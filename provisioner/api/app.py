@@ -9,6 +9,7 @@ in the response (the traceback goes to the log, under the request id).
 import contextvars
 import logging
 
+from provisioner.api import session
 from provisioner.api import wsgi
 from provisioner.conf import CONF
 from provisioner.identity import service as identity
@@ -87,12 +88,26 @@ class Application:
 
 
 def authenticate(req):
-    """The caller of a request, from its X-Auth-Token; 401 without a valid one."""
+    """The caller of a request, from its X-Auth-Token; 401 without a valid one.
+
+    Without X-Auth-Token, the browser session's cookie stands in for it; then an
+    unsafe method must also carry the session's X-CSRF-Token (403 otherwise).
+    """
     token = req.headers.get('X-Auth-Token')
     if not token:
-        raise wsgi.HTTPError(401, 'The request you have made requires authentication '
-                                  '(no X-Auth-Token).')
-    context = identity.validate(token)
+        token = session.token_of(req)
+        if not token:
+            raise wsgi.HTTPError(401, 'The request you have made requires '
+                                      'authentication (no X-Auth-Token).')
+        context = identity.validate(token)
+        if req.method in session.UNSAFE_METHODS and not session.csrf_matches(
+                token, req.headers.get(session.CSRF_HEADER)):
+            raise wsgi.HTTPError(403, 'This request comes with the session cookie but '
+                                      'without its %s header (or with a wrong one): '
+                                      'reload the page and try again.'
+                                 % session.CSRF_HEADER)
+    else:
+        context = identity.validate(token)
     return context.__class__(**dict(context.__dict__, request_id=req.request_id))
 
 
@@ -103,7 +118,9 @@ def build_app():
     from provisioner.api import image
     from provisioner.api import network
     from provisioner.api import volume
+    from provisioner.dashboard import service as dashboard
     return Application({
+        '/dashboard': dashboard.SERVICE,
         '/identity': identity_api.SERVICE,
         '/compute': compute.SERVICE,
         '/image': image.SERVICE,
