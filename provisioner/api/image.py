@@ -1,23 +1,34 @@
-"""Image v2 (a read-only Glance subset) over provisioner's registered images.
+"""Image v2 (a Glance subset): create, upload, download, update, list, delete.
 
-Images are registered by an operator (``provisioner image create``) from files on
-the hosts; here they are listed, shown and deleted. Every image is public and
-active. An image is one row, a disk or a kernel with a ramdisk (direct kernel
-boot): Glance would keep the kernel and ramdisk as images of their own, so the
-boot mode is the extra property ``provisioner_boot`` ("disk" or "kernel") and the
-kernel command line is ``os_command_line``, the property Nova reads for it. Glance
-images carry an md5 ``checksum``; provisioner knows only sha256, so ``checksum`` is
-null and ``os_hash_algo``/``os_hash_value`` carry it. File paths on the servers
-are never shown.
+``POST /v2/images`` makes a ``queued`` image of the caller's project (private
+unless an admin makes it public); ``PUT .../file`` streams its bytes into the
+image store (never whole in memory, hashed while written, checked against its
+disk_format, renamed into place only when complete); then it is ``active`` and
+boots like any image. Kernel (aki) and ramdisk (ari) are images of their own,
+linked by the ``kernel_id``/``ramdisk_id`` properties; the kernel command line
+is ``os_command_line``, the property Nova reads for it.
+
+Images registered by an operator from files on the hosts (``provisioner image
+create`` all-in-one) are one row, a disk or a kernel with a ramdisk: they stay
+active and public, with their sha256 as ``os_hash_value`` and no md5
+``checksum``. The boot mode is the extra property ``provisioner_boot`` ("disk" or
+"kernel"). File paths on the servers are never shown, and no request names one:
+clients send bytes.
 """
 
+import json
+import os
 import urllib.parse
+
+import webob
 
 from provisioner.api import app
 from provisioner.api import common
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
+from provisioner.catalog import images
 from provisioner import exception
+from provisioner.image import store
 
 VERSIONS = ['2.%d' % minor for minor in range(15, -1, -1)]  # newest first
 
@@ -45,30 +56,49 @@ def _catalog(req):
 
 
 def view(image):
-    """Glance's image object for a provisioner image row."""
+    """Glance's image object for a provisioner image row.
+
+    Images registered by path (no container_format) show as they always did:
+    active, public, no owner, the sha256 as ``os_hash_value``; uploaded ones carry
+    Glance's md5 ``checksum`` and sha512 ``os_hash_value``.
+    """
     kernel_boot = bool(image.get('kernel_path'))
     if image.get('disk_format'):
         disk_format = image['disk_format']
     else:
         disk_format = 'aki' if kernel_boot else None
-    sha256 = image.get('disk_sha256') or image.get('kernel_sha256')
+    registered = image.get('container_format') is None
+    if registered:
+        sha256 = image.get('disk_sha256') or image.get('kernel_sha256')
+        hash_algo, hash_value = ('sha256' if sha256 else None), sha256
+    else:
+        hash_algo, hash_value = image.get('os_hash_algo'), image.get('os_hash_value')
+    has_data = image.get('status', 'active') == 'active'
     created = common.isotime(image.get('created_at'))
     body = {
-        'id': image['id'], 'name': image['name'], 'status': 'active',
-        'visibility': 'public', 'container_format': 'bare', 'disk_format': disk_format,
-        'size': image.get('size_bytes') or 0, 'virtual_size': None,
+        'id': image['id'], 'name': image['name'],
+        'status': image.get('status') or 'active',
+        'visibility': image.get('visibility') or 'public',
+        'container_format': image.get('container_format') or 'bare',
+        'disk_format': disk_format,
+        'size': (image.get('size_bytes') or 0) if has_data else None,
+        'virtual_size': image.get('virtual_size'),
         'min_disk': image.get('min_disk_gib') or 0, 'min_ram': image.get('min_ram_mib') or 0,
-        'protected': False, 'os_hidden': False, 'owner': None, 'checksum': None,
-        'os_hash_algo': 'sha256' if sha256 else None, 'os_hash_value': sha256,
-        'tags': [], 'created_at': created, 'updated_at': created,
+        'protected': bool(image.get('protected')), 'os_hidden': False,
+        'owner': image.get('owner'), 'checksum': image.get('checksum'),
+        'os_hash_algo': hash_algo, 'os_hash_value': hash_value,
+        'tags': [], 'created_at': created,
+        'updated_at': common.isotime(image.get('updated_at')) if image.get('updated_at')
+        else created,
         'self': '/v2/images/%s' % image['id'], 'file': '/v2/images/%s/file' % image['id'],
         'schema': '/v2/schemas/image',
         'provisioner_boot': 'kernel' if kernel_boot else 'disk',
     }
-    for column, prop in (('arch', 'architecture'), ('hypervisor_type', 'hypervisor_type'),
-                         ('cmdline', 'os_command_line')):
+    for prop, column in images.COLUMN_PROPERTIES.items():
         if image.get(column):
             body[prop] = image[column]
+    for prop, value in (image.get('properties') or {}).items():
+        body.setdefault(prop, value)
     return body
 
 
@@ -89,16 +119,17 @@ def _matches(image, query):
         wanted = ids[3:].split(',') if ids.startswith('in:') else [ids]
         if image['id'] not in wanted:
             return False
-    if query.get('status', 'active').lower() != 'active':
+    if query.get('status') not in (None, image['status']):
         return False
-    if query.get('visibility', 'public').lower() not in ('public', 'all'):
+    if query.get('visibility', 'all').lower() not in ('all', image['visibility']):
         return False
     if query.get('os_hidden', 'false').lower() == 'true':
         return False
-    if query.get('tag') is not None or query.get('owner') is not None:
-        return False  # provisioner images have no tags and no owner
-    if query.get('disk_format') not in (None, image['disk_format']):
-        return False
+    if query.get('tag') is not None:
+        return False  # provisioner images have no tags
+    for key in ('owner', 'disk_format', 'container_format'):
+        if query.get(key) not in (None, image[key]):
+            return False
     return True
 
 
@@ -159,3 +190,192 @@ def delete_image(req, image_id):
     _find(req, image_id)
     _catalog(req).delete('image', image_id)
     return wsgi.empty_response(204)
+
+
+# -- create, update, upload, download --------------------------------------------------
+
+# Keys of a create request that are not properties (tags are accepted, not kept).
+_CORE = ('name', 'id', 'disk_format', 'container_format', 'visibility', 'min_ram',
+         'min_disk', 'protected')
+_PATCH_TYPES = ('application/openstack-images-v2.1-json-patch',
+                'application/openstack-images-v2.0-json-patch')
+
+
+def _fields(body):
+    """Split a create request into the fields of images.add and its properties."""
+    fields = {key: body[key] for key in _CORE if body.get(key) is not None}
+    if body.get('os_hidden'):
+        raise wsgi.HTTPError(400, 'Hidden images (os_hidden) are not supported.')
+    extra = {k: v for k, v in body.items()
+             if k not in _CORE and k not in ('tags', 'os_hidden')}
+    for key in extra:
+        if key in images.READ_ONLY or key.startswith('os_glance'):
+            raise wsgi.HTTPError(403, 'Attribute \'%s\' is read-only.' % key)
+    if 'name' not in fields:
+        raise wsgi.HTTPError(400, 'An image needs a name.')
+    fields['image_id'] = fields.pop('id', None)
+    fields['properties'] = extra
+    return fields
+
+
+@SERVICE.route('POST', '/v2/images')
+def create_image(req):
+    """201 and the queued image; its data comes with PUT .../file."""
+    image = _catalog(req).add_image(**_fields(req.json_body()))
+    return wsgi.json_response(view(image), 201,
+                              {'Location': '%s/image/v2/images/%s'
+                                           % (app.public_base_url(req), image['id'])})
+
+
+def _patch_body(req):
+    """The JSON-patch list of a PATCH (its own media type, as Glance wants)."""
+    if req.content_type not in _PATCH_TYPES:
+        raise wsgi.HTTPError(415, 'Content-Type must be %s, not %s.'
+                             % (_PATCH_TYPES[0], req.content_type or 'none'))
+    raw = req.body_file.read(req.max_body_size + 1 if req.max_body_size else -1)
+    if req.max_body_size and len(raw) > req.max_body_size:
+        raise wsgi.HTTPError(413, 'Request is too large; the limit is %d bytes.'
+                                  % req.max_body_size)
+    try:
+        ops = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise wsgi.HTTPError(400, 'Malformed JSON patch: %s' % exc) from None
+    if not isinstance(ops, list):
+        raise wsgi.HTTPError(400, 'A JSON patch is a list of operations.')
+    return ops
+
+
+def _changes(image, ops):
+    """{field or property: new value, None to remove} from JSON-patch operations."""
+    changes = {}
+    current = view(image)
+    for op in ops:
+        if not isinstance(op, dict) or op.get('op') not in ('add', 'replace', 'remove') \
+                or not isinstance(op.get('path'), str):
+            raise wsgi.HTTPError(400, 'Each operation needs "op" (add, replace or '
+                                      'remove) and "path": %s' % json.dumps(op)[:200])
+        segments = op['path'].lstrip('/').split('/')
+        if not op['path'].startswith('/') or len(segments) != 1 or not segments[0]:
+            raise wsgi.HTTPError(400, 'Unsupported path %s: give /<attribute> '
+                                      '(tags and locations are not supported).'
+                                 % op['path'])
+        key = segments[0].replace('~1', '/').replace('~0', '~')
+        if key == 'tags':
+            continue
+        if key in images.READ_ONLY or key.startswith('os_glance'):
+            raise wsgi.HTTPError(403, 'Attribute \'%s\' is read-only.' % key)
+        if op['op'] == 'remove':
+            if key in _CORE:
+                raise wsgi.HTTPError(403, 'Attribute \'%s\' cannot be removed.' % key)
+            if key not in current and key not in changes:
+                raise wsgi.HTTPError(409, 'Property %s does not exist.' % key)
+            changes[key] = None
+        else:
+            if 'value' not in op:
+                raise wsgi.HTTPError(400, 'Operation %s %s needs a "value".'
+                                     % (op['op'], op['path']))
+            changes[key] = op['value']
+    return changes
+
+
+@SERVICE.route('PATCH', '/v2/images/{image_id}')
+def update_image(req, image_id):
+    """``openstack image set``: name, min_ram/min_disk, visibility, properties."""
+    image = _find(req, image_id)
+    ops = _patch_body(req)
+    return wsgi.json_response(view(_catalog(req).update_image(image['id'],
+                                                              _changes(image, ops))))
+
+
+@SERVICE.route('PUT', '/v2/images/{image_id}/file')
+def upload_image(req, image_id):
+    """204 once the data is stored; the body is streamed in chunks, never held."""
+    _find(req, image_id)
+    if req.content_type != 'application/octet-stream':
+        raise wsgi.HTTPError(415, 'Content-Type must be application/octet-stream, not '
+                                  '%s.' % (req.content_type or 'none'))
+    try:
+        _catalog(req).upload_image(image_id, req.body_file, req.content_length)
+    except (webob.request.DisconnectionError, ConnectionError, TimeoutError) as exc:
+        raise wsgi.HTTPError(400, 'The upload was cut off (%s); the image stays queued: '
+                                  'upload it again.' % exc) from None
+    return wsgi.empty_response(204)
+
+
+@SERVICE.route('GET', '/v2/images/{image_id}/file')
+def download_image(req, image_id):
+    """200 and the bytes, streamed from the store; 204 while the image has none."""
+    _find(req, image_id)
+    image, path = _catalog(req).image_data(image_id)
+    if path is None:
+        return wsgi.empty_response(204)
+    try:
+        data = open(path, 'rb')
+    except OSError:
+        raise exception.NotFound(message='The data of image %s is missing from the '
+                                         'image store.' % image_id) from None
+    response = webob.Response(status=200, content_type='application/octet-stream')
+    response.app_iter = store.FileChunks(data)
+    response.content_length = os.fstat(data.fileno()).st_size
+    if image['checksum']:
+        response.headers['Content-MD5'] = image['checksum']
+    return response
+
+
+# -- schemas ---------------------------------------------------------------------------
+
+def _image_schema():
+    string = {'type': ['null', 'string']}
+    return {
+        'name': 'image', 'additionalProperties': {'type': 'string'},
+        'links': [{'rel': 'self', 'href': '{self}'}, {'rel': 'enclosure', 'href': '{file}'},
+                  {'rel': 'describedby', 'href': '{schema}'}],
+        'properties': {
+            'id': {'type': 'string', 'pattern': '^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-'
+                                                '([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-'
+                                                '([0-9a-fA-F]){12}$'},
+            'name': {'type': ['null', 'string'], 'maxLength': 64},
+            'status': {'type': 'string', 'readOnly': True,
+                       'enum': ['queued', 'saving', 'active', 'killed', 'deleted']},
+            'visibility': {'type': 'string', 'enum': list(images.VISIBILITIES)},
+            'protected': {'type': 'boolean'}, 'os_hidden': {'type': 'boolean'},
+            'checksum': dict(string, readOnly=True, maxLength=32),
+            'os_hash_algo': dict(string, readOnly=True, maxLength=64),
+            'os_hash_value': dict(string, readOnly=True, maxLength=128),
+            'owner': dict(string, readOnly=True, maxLength=255),
+            'size': {'type': ['null', 'integer'], 'readOnly': True},
+            'virtual_size': {'type': ['null', 'integer'], 'readOnly': True},
+            'container_format': {'type': ['null', 'string'],
+                                 'enum': [None] + list(images.CONTAINER_FORMATS)},
+            'disk_format': {'type': ['null', 'string'],
+                            'enum': [None] + list(images.DISK_FORMATS)},
+            'created_at': {'type': 'string', 'readOnly': True},
+            'updated_at': {'type': 'string', 'readOnly': True},
+            'tags': {'type': 'array', 'items': {'type': 'string', 'maxLength': 255}},
+            'min_ram': {'type': 'integer'}, 'min_disk': {'type': 'integer'},
+            'self': {'type': 'string', 'readOnly': True},
+            'file': {'type': 'string', 'readOnly': True},
+            'schema': {'type': 'string', 'readOnly': True},
+            'kernel_id': dict(string, description='ID of an aki image to boot with.'),
+            'ramdisk_id': dict(string, description='ID of an ari image to boot with.'),
+            'os_command_line': {'type': 'string',
+                                'description': 'Kernel command line (direct kernel '
+                                               'boot).'},
+        },
+    }
+
+
+@SERVICE.route('GET', '/v2/schemas/image')
+def image_schema(req):
+    return wsgi.json_response(_image_schema())
+
+
+@SERVICE.route('GET', '/v2/schemas/images')
+def images_schema(req):
+    return wsgi.json_response({
+        'name': 'images',
+        'properties': {'images': {'type': 'array', 'items': _image_schema()},
+                       'schema': {'type': 'string'}, 'first': {'type': 'string'},
+                       'next': {'type': 'string'}},
+        'links': [{'rel': 'first', 'href': '{first}'}, {'rel': 'next', 'href': '{next}'},
+                  {'rel': 'describedby', 'href': '{schema}'}]})

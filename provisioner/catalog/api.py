@@ -34,7 +34,8 @@ class CatalogAPI:
         return flavors.create(name, vcpus, ram_mib, disk_gib, flavor_id)
 
     def create_image(self, name, **fields):
-        self._authorize('image', 'create')
+        """Register an image from files on this host, by path (admin)."""
+        self._authorize('image', 'register')
         return images.create(name, **fields)
 
     def create_network(self, name, cidr, **fields):
@@ -45,17 +46,54 @@ class CatalogAPI:
         self._authorize(resource, 'list')
         if resource == 'host' and self.driver is not None:
             hosts.report_capacity(CONF.host, self.driver.capacity())
+        if resource == 'image':
+            return images.list_visible(self.context)
         return _MODULES[resource].list_all()
 
     def show(self, resource, name_or_id):
         self._authorize(resource, 'show')
+        if resource == 'image':
+            return images.show_visible(self.context, name_or_id)
         return _MODULES[resource].show(name_or_id)
 
     def delete(self, resource, name_or_id):
+        if resource == 'image':
+            return images.delete(self._own_image('delete', name_or_id)['id'])
         self._authorize(resource, 'delete')
         if resource == 'network':
             return networks.delete(self.driver, name_or_id)
         return _MODULES[resource].delete(name_or_id)
+
+    # -- images of the image API: the rules are Glance's (images.py has the rest) --
+
+    def _own_image(self, action, name_or_id):
+        """The image if the caller sees it (else NotFound) and may ``action`` it."""
+        image = images.show_visible(self.context, name_or_id)
+        policy.authorize(self.context, 'image:%s' % action,
+                         {'project_id': image['owner']})
+        return image
+
+    def add_image(self, name, **fields):
+        """A queued image of the caller's project, to upload data into."""
+        self._authorize('image', 'create')
+        if fields.get('visibility') == 'public':
+            self._authorize('image', 'publicize')
+        return images.add(self.context, name, **fields)
+
+    def update_image(self, name_or_id, changes):
+        image = self._own_image('update', name_or_id)
+        if changes.get('visibility') == 'public' and image['visibility'] != 'public':
+            self._authorize('image', 'publicize')
+        return images.update(image['id'], changes)
+
+    def upload_image(self, name_or_id, stream, size=None):
+        return images.upload(self._own_image('upload', name_or_id)['id'], stream, size)
+
+    def image_data(self, name_or_id):
+        """(image, path of its data or None) for a download."""
+        self._authorize('image', 'download')
+        image = images.show_visible(self.context, name_or_id)
+        return image, images.data_path(image)
 
     def update_host(self, name_or_id, **fields):
         """Enable or disable a host, or set its zone and allocation ratios."""

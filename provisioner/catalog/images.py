@@ -1,16 +1,28 @@
 """Images: a disk image (qcow2 or raw), or a kernel + ramdisk with an optional disk.
 
-Registration records each file's absolute path and sha256; a host copies the file into
-its cache and verifies the checksum there, so a file changed after registration is
-refused at boot.
+Registration (``create``, the all-in-one CLI) records each file's absolute path and
+sha256; a host copies the file into its cache and verifies the checksum there, so a
+file changed after registration is refused at boot. Such images are active and
+public, with no owner.
+
+The image API makes images as Glance does (``add``, ``upload``): a ``queued`` row of
+the caller's project, then bytes streamed into the image store, after which the row
+points at the store's file with its sha256, exactly as a registered image points at
+its file: the boot path is the same. Kernel and ramdisk are images of their own
+(aki, ari), linked by the ``kernel_id``/``ramdisk_id`` properties.
 """
 
 import os
 import uuid
 
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
 from provisioner.catalog import common
+from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.image import cache as image_cache
+from provisioner.image import store
 from provisioner import exception
 from provisioner import schemas
 
@@ -59,4 +71,307 @@ _catalog = common.Catalog(models.Image, KIND,
                           common.instances_using(models.Instance.image_id))
 list_all = _catalog.list_all
 show = _catalog.show
-delete = _catalog.delete
+
+
+# -- images of the image API (Glance v2): created empty, then uploaded -----------------
+
+DISK_FORMATS = ('qcow2', 'raw', 'aki', 'ari')
+CONTAINER_FORMATS = ('bare',)
+VISIBILITIES = ('public', 'private')
+# Properties that are columns the boot path reads: Glance/Nova name -> column.
+COLUMN_PROPERTIES = {'os_command_line': 'cmdline', 'architecture': 'arch',
+                     'hypervisor_type': 'hypervisor_type'}
+# What each disk_format's own file is to a boot; other images link theirs by id.
+_OWN_FILE = {'qcow2': 'disk', 'raw': 'disk', 'aki': 'kernel', 'ari': 'ramdisk'}
+_LINKS = {'kernel': 'kernel_id', 'ramdisk': 'ramdisk_id'}
+MAX_PROPERTIES = 128
+# Set by the image service, never by a request (Glance answers 403 for these).
+READ_ONLY = frozenset(('id', 'status', 'size', 'virtual_size', 'checksum',
+                       'os_hash_algo', 'os_hash_value', 'owner', 'created_at',
+                       'updated_at', 'self', 'file', 'schema', 'direct_url',
+                       'locations', 'provisioner_boot', 'deleted', 'deleted_at'))
+_MAX_KEY, _MAX_VALUE = 255, 65535
+
+
+def registered(image):
+    """Whether an image was registered by path (the CLI), not made by the image API."""
+    return image['container_format'] is None
+
+
+def visible_to(context, image):
+    """Public images are everyone's; private ones their project's (and admins')."""
+    return (image['visibility'] == 'public' or context.is_admin
+            or image['owner'] == context.project_id)
+
+
+def list_visible(context):
+    return [i for i in list_all() if visible_to(context, i)]
+
+
+def show_visible(context, name_or_id):
+    """The image, if the caller may see it; NotFound otherwise (as for no image)."""
+    image = show(name_or_id)
+    if not visible_to(context, image):
+        raise exception.NotFound(kind=KIND, name=name_or_id)
+    return image
+
+
+def check_bootable(context, image_row):
+    """Refuse booting an image the caller may not see, or one without its bytes."""
+    image = common.to_dict(image_row)
+    if not visible_to(context, image):
+        raise exception.NotFound(kind=KIND, name=image['id'])
+    if image['status'] != 'active':
+        raise exception.Invalid(reason='image %s is %s, not active: upload its data '
+                                       'first (openstack image create --file, or '
+                                       'PUT /image/v2/images/%s/file)'
+                                       % (image['name'], image['status'], image['id']))
+
+
+def _check_property(key, value):
+    if not isinstance(key, str) or not 0 < len(key) <= _MAX_KEY:
+        raise exception.Invalid(reason='property names are strings of 1 to %d '
+                                       'characters' % _MAX_KEY)
+    if not isinstance(value, str) or len(value) > _MAX_VALUE:
+        raise exception.Invalid(reason='property %s must be a string of at most %d '
+                                       'characters' % (key, _MAX_VALUE))
+
+
+def _set_fields(row, fields):
+    """Apply checked changes: known fields to columns, the rest as properties.
+
+    A value of None removes a property (Glance's "remove" op).
+    """
+    properties = dict(row.properties or {})
+    for key, value in fields.items():
+        if key in READ_ONLY or str(key).startswith('os_glance'):
+            raise exception.Forbidden(reason='attribute %s of an image is read-only'
+                                             % key)
+        if key == 'name':
+            row.name = schemas.validate(schemas.IMAGE_CREATE, {'name': value})['name']
+        elif key in ('min_ram', 'min_disk'):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise exception.Invalid(reason='%s must be a non-negative integer'
+                                               % key)
+            setattr(row, 'min_ram_mib' if key == 'min_ram' else 'min_disk_gib', value)
+        elif key == 'visibility':
+            if value not in VISIBILITIES:
+                raise exception.Invalid(reason='visibility must be one of %s, not %r'
+                                               % (', '.join(VISIBILITIES), value))
+            row.visibility = value
+        elif key == 'protected':
+            if not isinstance(value, bool):
+                raise exception.Invalid(reason='protected must be true or false')
+            row.protected = value
+        elif key in ('disk_format', 'container_format'):
+            allowed = DISK_FORMATS if key == 'disk_format' else CONTAINER_FORMATS
+            if value not in allowed:
+                raise exception.Invalid(reason='%s must be one of %s, not %r'
+                                               % (key, ', '.join(allowed), value))
+            if row.status != 'queued' and getattr(row, key) != value:
+                raise exception.Conflict(reason='the %s of image %s cannot change once '
+                                                'it has data' % (key, row.name))
+            setattr(row, key, value)
+        elif key in COLUMN_PROPERTIES:
+            if value is not None:
+                _check_property(key, value)
+            setattr(row, COLUMN_PROPERTIES[key], value or None)
+        elif value is None:
+            properties.pop(key, None)
+        else:
+            _check_property(key, value)
+            properties[key] = value
+    if len(properties) > MAX_PROPERTIES:
+        raise exception.Invalid(reason='an image has at most %d properties'
+                                       % MAX_PROPERTIES)
+    row.properties = properties or None
+
+
+def _link_files(session, row):
+    """Point a boot at the kernel and ramdisk images this one names by id.
+
+    An aki image with ``ramdisk_id`` (or a disk image with ``kernel_id`` and
+    ``ramdisk_id``) boots by direct kernel boot: the linked images' store files and
+    hashes are copied into this row's columns, which is what a host's image cache
+    reads. Links to images that are not active (yet), not of the right format, or
+    not visible to this image's owner are left out until they are.
+    """
+    own = _OWN_FILE.get(row.disk_format)
+    for role, prop in _LINKS.items():
+        if role == own:
+            continue
+        target_id = (row.properties or {}).get(prop)
+        target = session.get(models.Image, target_id) if target_id else None
+        usable = (target is not None and target.status == 'active'
+                  and getattr(target, '%s_path' % role)
+                  and (target.visibility == 'public' or target.owner == row.owner))
+        setattr(row, '%s_path' % role, getattr(target, '%s_path' % role) if usable
+                else None)
+        setattr(row, '%s_sha256' % role, getattr(target, '%s_sha256' % role) if usable
+                else None)
+
+
+def _relink_users(session, image_id):
+    """Images that name ``image_id`` as their kernel or ramdisk pick up its file."""
+    for row in session.execute(sa.select(models.Image).where(
+            models.Image.properties.is_not(None),
+            models.Image.container_format.is_not(None))).scalars():
+        if image_id in ((row.properties or {}).get(p) for p in _LINKS.values()):
+            _link_files(session, row)
+
+
+def add(context, name, image_id=None, disk_format=None, container_format=None,
+        visibility='private', min_ram=0, min_disk=0, protected=False, properties=None):
+    """An image without data (``queued``) owned by the caller's project."""
+    if image_id is not None:
+        try:
+            image_id = str(uuid.UUID(str(image_id)))
+        except ValueError:
+            raise exception.Invalid(reason='id must be a UUID, not %r'
+                                           % image_id) from None
+    row = models.Image(id=image_id or str(uuid.uuid4()), name=None, size_bytes=0,
+                       status='queued', owner=context.project_id,
+                       container_format='bare', visibility='private')
+    fields = {'name': name, 'visibility': visibility or 'private',
+              'min_ram': min_ram or 0, 'min_disk': min_disk or 0,
+              'protected': bool(protected)}
+    if disk_format is not None:
+        fields['disk_format'] = disk_format
+    if container_format is not None:
+        fields['container_format'] = container_format
+    fields.update(properties or {})
+    _set_fields(row, fields)
+    row.updated_at = row.created_at = models.utcnow()
+    with db_api.transaction() as session:
+        if session.get(models.Image, row.id) is not None:
+            raise exception.Conflict(reason='An image with id %s already exists.'
+                                            % row.id)
+        _link_files(session, row)
+    return common.add_unique(row, KIND)
+
+
+def update(image_id, changes):
+    """Apply {field or property: value, or None to remove} to an image."""
+    try:
+        with db_api.transaction() as session:
+            row = common.find(session, models.Image, image_id, KIND)
+            if registered(common.to_dict(row)):
+                raise exception.Conflict(reason='image %s was registered from files '
+                                                'by path; delete and upload it to '
+                                                'change it' % row.name)
+            _set_fields(row, changes)
+            row.updated_at = models.utcnow()
+            _link_files(session, row)
+            session.flush()
+            return common.to_dict(row)
+    except sa_exc.IntegrityError:
+        raise exception.Conflict(reason='%s %s already exists.'
+                                        % (KIND, changes.get('name'))) from None
+
+
+def _set_status(image_id, expected, status):
+    """Move the image from ``expected`` to ``status`` atomically; False if it was not
+    in ``expected`` (or is gone)."""
+    with db_api.transaction() as session:
+        result = session.execute(sa.update(models.Image).where(
+            models.Image.id == image_id, models.Image.status == expected).values(
+            status=status, updated_at=models.utcnow()))
+        return result.rowcount == 1
+
+
+def upload(image_id, stream, size=None):
+    """Store an image's bytes from ``stream``: queued -> saving -> active.
+
+    Any failure (the client went away, too large, wrong content) puts the image
+    back to ``queued`` with no file left, as Glance does, so it can be uploaded
+    again.
+    """
+    image = show(image_id)
+    if image['disk_format'] is None and image['status'] == 'queued':
+        raise exception.Invalid(reason='set the disk_format of image %s before '
+                                       'uploading its data' % image['name'])
+    if registered(image) or not _set_status(image['id'], 'queued', 'saving'):
+        raise exception.Conflict(reason='image %s is %s: data can be uploaded only to '
+                                        'a queued image' % (image['name'],
+                                                            image['status']))
+    try:
+        store.remove_abandoned_uploads(image['id'])
+        written = store.write(image['id'], stream, size)
+        try:
+            store.check_content(written, image['disk_format'])
+            path = store.commit(written, image['id'])
+        except BaseException:
+            store.discard(written.tmp_path)
+            raise
+        try:
+            return _activate(image['id'], path, written)
+        except BaseException:
+            store.discard(path)
+            raise
+    except BaseException:
+        _set_status(image['id'], 'saving', 'queued')
+        raise
+
+
+def _activate(image_id, path, written):
+    with db_api.transaction() as session:
+        row = session.get(models.Image, image_id)
+        if row is None or row.status != 'saving':
+            raise exception.NotFound(kind=KIND, name=image_id)
+        role = _OWN_FILE.get(row.disk_format, 'disk')
+        setattr(row, '%s_path' % role, path)
+        setattr(row, '%s_sha256' % role, written.sha256)
+        row.store_path = path
+        row.size_bytes = written.size
+        row.virtual_size = written.virtual_size
+        row.checksum = written.md5
+        row.os_hash_algo, row.os_hash_value = store.HASH_ALGO, written.sha512
+        row.status = 'active'
+        row.updated_at = models.utcnow()
+        _link_files(session, row)
+        session.flush()
+        _relink_users(session, row.id)
+        return common.to_dict(row)
+
+
+def data_path(image):
+    """The file holding an image's data (None before an upload): the store's file,
+    or a registered image's disk (else kernel) file."""
+    if image['status'] != 'active':
+        return None
+    if image['store_path']:
+        return image['store_path']
+    return image['disk_path'] or image['kernel_path']
+
+
+def _users_of_file(session, row):
+    """Instances booted from the image, and images that boot with its file."""
+    users = [common.instances_using(models.Instance.image_id)(session, row)]
+    if row.store_path:
+        others = session.execute(sa.select(models.Image.name).where(
+            models.Image.id != row.id, sa.or_(
+                models.Image.kernel_path == row.store_path,
+                models.Image.ramdisk_path == row.store_path,
+                models.Image.disk_path == row.store_path))).scalars().all()
+        if others:
+            users.append('image %s' % ', '.join(others))
+    return ', '.join(u for u in users if u)
+
+
+def delete(image_id):
+    """Delete an image and its store file; its registered files are never deleted."""
+    with db_api.transaction() as session:
+        row = common.find(session, models.Image, image_id, KIND)
+        if row.protected:
+            raise exception.Forbidden(reason='image %s is protected; unset protected '
+                                             'first (openstack image set '
+                                             '--unprotected)' % row.name)
+        users = _users_of_file(session, row)
+        if users:
+            raise exception.Conflict(reason='%s %s is in use by %s.'
+                                            % (KIND, row.name, users))
+        session.delete(row)
+        image = common.to_dict(row)
+    if image['store_path']:
+        store.delete(image['store_path'])
+    return image

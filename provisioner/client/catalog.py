@@ -3,15 +3,25 @@
 Lists and shows come from provisioner's extension (``/provisioner/catalog/...`` and
 ``/provisioner/hosts``): the rows the all-in-one CLI prints. Writes use each
 service's own API: Nova's flavors, Glance's image delete, the extension's host
-update. Registering an image from a path and creating or deleting networks need
-the image and network services' write APIs, which come later.
+update. ``image create`` uploads the files' bytes to the image API (Glance's
+create + PUT .../file), never a path. Creating or deleting networks needs the
+network service's write API, which comes later.
 """
+
+import os
 
 from provisioner.client import http
 from provisioner.client.http import quote
 from provisioner.client.http import unwrap
+from provisioner import exception
+from provisioner.image import store
 
 COMPUTE = 'compute'
+
+
+def _detect_format(path):
+    with open(path, 'rb') as f:
+        return 'qcow2' if f.read(4) == store.QCOW2_MAGIC else 'raw'
 
 
 class RestCatalogAPI:
@@ -37,8 +47,63 @@ class RestCatalogAPI:
             'id': None}})['flavor']
         return self.show('flavor', flavor['id'])
 
-    def create_image(self, name, **fields):
-        raise http.NotAvailable(what='image create')
+    def create_image(self, name, file=None, kernel=None, ramdisk=None, disk_format=None,
+                     cmdline=None, arch=None, hypervisor_type=None, min_ram_mib=0,
+                     min_disk_gib=0):
+        """Upload the files as Glance images (private to the caller's project).
+
+        A disk is one image (qcow2 or raw, detected when not given); a kernel is an
+        aki image with its ramdisk as an ari image ``NAME-ramdisk`` named by the
+        ``ramdisk_id`` property. With a disk as well, the kernel is ``NAME-kernel``
+        and the disk names both. Anything that fails deletes what was made.
+        """
+        if not file and not kernel:
+            raise exception.Invalid(reason='an image needs --file (a disk image) or '
+                                           '--kernel (with --ramdisk) for direct '
+                                           'kernel boot')
+        if ramdisk and not kernel:
+            raise exception.Invalid(reason='--ramdisk needs --kernel')
+        common = {'min_ram': min_ram_mib or 0, 'min_disk': min_disk_gib or 0}
+        for key, value in (('architecture', arch), ('hypervisor_type', hypervisor_type),
+                           ('os_command_line', cmdline)):
+            if value:
+                common[key] = value
+        made = []
+        try:
+            links = {}
+            if ramdisk:
+                links['ramdisk_id'] = self._upload(made, name + '-ramdisk', 'ari',
+                                                   ramdisk, {})
+            if kernel:
+                fields = dict(common, **links) if not file else dict(links)
+                if cmdline:
+                    fields['os_command_line'] = cmdline
+                links['kernel_id'] = self._upload(
+                    made, name + '-kernel' if file else name, 'aki', kernel, fields)
+            if file:
+                self._upload(made, name, disk_format or _detect_format(file),
+                             file, dict(common, **links))
+        except BaseException:
+            for image_id in reversed(made):
+                try:
+                    self._session.delete('image', '/v2/images/%s' % quote(image_id))
+                except exception.ProvisionerError:
+                    pass  # the error that stopped us matters more
+            raise
+        return self.show('image', made[-1])
+
+    def _upload(self, made, name, disk_format, path, fields):
+        """Create an image and upload ``path`` into it; its id (recorded in made)."""
+        with open(path, 'rb') as data:
+            size = os.fstat(data.fileno()).st_size
+            image = self._session.post('image', '/v2/images', dict(
+                fields, name=name, disk_format=disk_format, container_format='bare'))
+            made.append(image['id'])
+            self._session.request('PUT', 'image', '/v2/images/%s/file'
+                                  % quote(image['id']), data,
+                                  headers={'Content-Type': 'application/octet-stream',
+                                           'Content-Length': str(size)})
+        return image['id']
 
     def create_network(self, name, cidr, **fields):
         raise http.NotAvailable(what='network create')

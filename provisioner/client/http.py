@@ -139,7 +139,9 @@ def send(method, url, body=None, headers=None):
         target += '?' + parts.query
     all_headers = {'Accept': 'application/json', 'User-Agent': USER_AGENT}
     payload = None
-    if body is not None:
+    if isinstance(body, bytes) or hasattr(body, 'read'):
+        payload = body  # raw data (an image upload): the caller names its type
+    elif body is not None:
         payload = json.dumps(body).encode('utf-8')
         all_headers['Content-Type'] = 'application/json'
     all_headers.update(headers or {})
@@ -330,20 +332,28 @@ class Session:
                 from None
 
     def request(self, method, service_type, path, body=None, params=None,
-                retry_for=None):
-        """Call ``path`` under a catalogued service; its parsed JSON body or None."""
+                retry_for=None, headers=None):
+        """Call ``path`` under a catalogued service; its parsed JSON body or None.
+
+        ``body`` is JSON, or bytes or a file to send as they are (give their
+        Content-Type in ``headers``).
+        """
         self._ensure_token()
         url = self.endpoint(service_type) + path
         if params:
             url += '?' + urllib.parse.urlencode(params)
         try:
-            return self._call(method, url, body, {'X-Auth-Token': self._token},
+            return self._call(method, url, body,
+                              dict(headers or {}, **{'X-Auth-Token': self._token}),
                               retry_for)[1]
         except exception.NotAuthenticated:
             if not self._cached:
                 raise
         self._renew()
-        return self._call(method, url, body, {'X-Auth-Token': self._token},
+        if hasattr(body, 'seek'):
+            body.seek(0)  # a file sent once already
+        return self._call(method, url, body,
+                          dict(headers or {}, **{'X-Auth-Token': self._token}),
                           retry_for)[1]
 
     def get(self, service_type, path, params=None, retry_for=None):

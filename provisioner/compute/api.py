@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from provisioner.catalog import common
 from provisioner.catalog import hosts
+from provisioner.catalog import images
 from provisioner.compute import actions
 from provisioner.compute import instances
 from provisioner.compute import listing
@@ -202,6 +203,7 @@ class ComputeAPI:
     def _validate_boot(self, session, name, flavor, image, networks):
         flavor_row = common.find(session, models.Flavor, flavor, 'Flavor')
         image_row = common.find(session, models.Image, image, 'Image')
+        images.check_bootable(self.context, image_row)
         network_ids = [common.find(session, models.Network, n, 'Network').id
                        for n in networks]
         if len(set(network_ids)) != len(network_ids):

@@ -11,14 +11,15 @@ from provisioner.conf import database
 from provisioner.conf import default
 from provisioner.conf import engine
 from provisioner.conf import identity
+from provisioner.conf import image
 from provisioner.conf import libvirt
 from provisioner.conf import notifications
 from provisioner.conf import scheduler
 
 CONF = cfg.CONF
 
-_AREAS = (api, compute, database, default, engine, identity, libvirt, notifications,
-          scheduler)
+_AREAS = (api, compute, database, default, engine, identity, image, libvirt,
+          notifications, scheduler)
 
 for _area in _AREAS:
     _area.register_opts(CONF)

@@ -1,4 +1,4 @@
-"""[token], [fernet_tokens] and [image] options: tokens, their keys, image confinement."""
+"""[token] and [fernet_tokens] options: tokens and their keys."""
 
 from oslo_config import cfg
 
@@ -33,21 +33,11 @@ fernet_opts = [
                     'outlives max_active_keys - 2 rotations.'),
 ]
 
-image_opts = [
-    cfg.ListOpt('image_directories',
-                default=[],
-                help='Directories that image files (--file, --kernel, --ramdisk) '
-                     'must lie in, after symbolic links are resolved. Empty means '
-                     'any file the caller can read; set it on shared deployments '
-                     'so an image cannot name a file outside them.'),
-]
-
 
 def register_opts(conf):
     conf.register_opts(token_opts, group='token')
     conf.register_opts(fernet_opts, group='fernet_tokens')
-    conf.register_opts(image_opts, group='image')
 
 
 def list_opts():
-    return {'token': token_opts, 'fernet_tokens': fernet_opts, 'image': image_opts}
+    return {'token': token_opts, 'fernet_tokens': fernet_opts}

@@ -76,6 +76,23 @@ class Image(TimestampMixin, Base):
     hypervisor_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     min_ram_mib: orm.Mapped[int] = orm.mapped_column(default=0, server_default='0')
     min_disk_gib: orm.Mapped[int] = orm.mapped_column(default=0, server_default='0')
+    # Glance's view of it (uploaded images; registered ones are active and public).
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(16), default='active',
+                                                server_default='active')
+    visibility: orm.Mapped[str] = orm.mapped_column(sa.String(16), default='public',
+                                                    server_default='public')
+    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(36), index=True)
+    container_format: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
+    protected: orm.Mapped[bool] = orm.mapped_column(default=False,
+                                                    server_default=sa.false())
+    checksum: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))  # md5
+    os_hash_algo: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    os_hash_value: orm.Mapped[str | None] = orm.mapped_column(sa.String(128))
+    virtual_size: orm.Mapped[int | None] = orm.mapped_column(sa.BigInteger)
+    properties: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+    # The image store's file holding the uploaded bytes: deleted with the image.
+    store_path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
+    updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column()
 
 
 class Network(TimestampMixin, Base):

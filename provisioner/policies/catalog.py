@@ -22,7 +22,48 @@ def _resource_rules(resource, write=base.ADMIN, read=base.ANY_ROLE):
     ]
 
 
-_rules = (_resource_rules('flavor') + _resource_rules('image')
+def _api(method, path):
+    return [{'path': path, 'method': method}]
+
+
+# Glance's defaults: any project member makes and changes its project's images
+# (the target's project_id is the image's owner); only an admin publishes one, or
+# registers files that are already on the host by path.
+_image_rules = [
+    policy.DocumentedRuleDefault('image:create', base.PROJECT_MEMBER,
+                                 'Create an image (queued, private to the project) '
+                                 'to upload data into.',
+                                 _api('POST', '/image/v2/images')),
+    policy.DocumentedRuleDefault('image:register', base.ADMIN,
+                                 'Register an image from files on this host, by '
+                                 'path.', base.cli('image create')),
+    policy.DocumentedRuleDefault('image:publicize', base.ADMIN,
+                                 'Make an image public (visible to every project).',
+                                 _api('PATCH', '/image/v2/images/{image_id}')),
+    policy.DocumentedRuleDefault('image:upload', base.PROJECT_MEMBER,
+                                 'Upload the data of an image of the project.',
+                                 _api('PUT', '/image/v2/images/{image_id}/file')),
+    policy.DocumentedRuleDefault('image:download', base.ANY_ROLE,
+                                 'Download the data of an image the caller sees.',
+                                 _api('GET', '/image/v2/images/{image_id}/file')),
+    policy.DocumentedRuleDefault('image:update', base.PROJECT_MEMBER,
+                                 'Change the name, properties or visibility of an '
+                                 'image of the project.',
+                                 _api('PATCH', '/image/v2/images/{image_id}')),
+    policy.DocumentedRuleDefault('image:delete', base.PROJECT_MEMBER,
+                                 'Delete an image of the project (images registered '
+                                 'by path have no project: admin only).',
+                                 base.cli('image delete')
+                                 + _api('DELETE', '/image/v2/images/{image_id}')),
+    policy.DocumentedRuleDefault('image:list', base.ANY_ROLE,
+                                 'List the images the caller sees (public ones and '
+                                 'the project\'s).', base.cli('image list')),
+    policy.DocumentedRuleDefault('image:show', base.ANY_ROLE,
+                                 'Show an image the caller sees.',
+                                 base.cli('image show')),
+]
+
+_rules = (_resource_rules('flavor') + _image_rules
           + _resource_rules('network') + [
               policy.DocumentedRuleDefault('host:list', base.ANY_ROLE,
                                            'List hypervisor hosts.',

@@ -85,7 +85,7 @@ def test_policy_yaml_overrides_a_default(admin_context, conf, tmp_path):
 def test_catalog_writes_need_admin(admin_context):
     member = catalog_api.CatalogAPI(_context(admin_context, 'u1', 'member'), None)
     for call in (lambda: member.create_flavor('f1', 1, 128, 0),
-                 lambda: member.delete('image', 'x'),
+                 lambda: member.create_image('i1', file='/nonexistent'),
                  lambda: member.create_network('n1', '10.1.0.0/24'),
                  lambda: member.update_host('h1', enabled=False)):
         with pytest.raises(exception.Forbidden):
