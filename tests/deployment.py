@@ -1,7 +1,8 @@
 """A private distributed deployment on this machine's services, for tests and benches.
 
 Its own PostgreSQL database, RabbitMQ exchange and topics (queues auto-deleted), Redis
-jobboard namespace; engines and workers run as the real daemons in subprocesses under
+jobboard namespace; engines, workers and provisioner-api (``start('api', host,
+extra_conf=api_conf(free_port()))``) run as the real daemons in subprocesses under
 host names of their own. ``destroy()`` removes all of it.
 """
 
@@ -11,6 +12,7 @@ import pathlib
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -22,7 +24,23 @@ PG_ADMIN_DSN = os.environ.get('PROVISIONER_TEST_PG',
 RABBIT_URL = os.environ.get('PROVISIONER_TEST_RABBIT',
                             'rabbit://guest:guest@127.0.0.1:5672/')
 REDIS_URL = os.environ.get('PROVISIONER_TEST_REDIS', 'redis://127.0.0.1:6379/0')
-READY = {'engine': 'ready: API on topic', 'worker': 'serving'}
+# What each daemon logs once it serves (provisioner-api: "provisioner-api (<mode>)
+# ready: listening on http://HOST:PORT").
+READY = {'engine': 'ready: API on topic', 'worker': 'serving',
+         'api': 'ready: listening on http://'}
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now (for provisioner-api)."""
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def api_conf(port):
+    """The per-daemon config of a provisioner-api on 127.0.0.1:port."""
+    return ('[api]\nbind_host = 127.0.0.1\nbind_port = %d\n'
+            'public_url = http://127.0.0.1:%d\n' % (port, port))
 
 
 class Unavailable(Exception):

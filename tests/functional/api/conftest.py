@@ -1,0 +1,328 @@
+"""Functional fixtures for provisioner-api, driven by the real OpenStack clients.
+
+One all-in-one ``provisioner-api`` daemon per session, on a free loopback port, over a
+private deployment like tests/functional/conftest.py's (its own state_path under
+/var/lib, libvirt resource prefix and isolated network; seeded with the provisioner
+CLI: admin, flavor ``tiny``, image ``guest``, network ``net1``). Tests drive it as a
+user would: the ``openstack`` CLI (python-openstackclient) in subprocesses with a
+``clouds.yaml``, openstacksdk in process, and plain HTTP for the bad-input checks.
+Everything is removed at the end; the daemon's log is kept in
+``$PROVISIONER_TEST_LOG_DIR`` when that is set.
+"""
+
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests import deployment
+from tests.functional import conftest as base
+from tests import netutil
+
+CLOUD_NAME = 'provisioner-func'
+USER, PASSWORD, PROJECT = 'admin', 'func-secret', 'admin'
+MARKER = 'PROVISIONER-GUEST: '
+# Every step of a boot, as `server event show` lists them (the flow's atoms).
+BOOT_STEPS = ('select-hosts', 'claim-resources', 'fetch-image', 'allocate-ports',
+              'create-volumes', 'build-config-drive', 'define-domain', 'start-domain',
+              'mark-active')
+
+
+def client_program(name):
+    """A console script of the test environment (next to this Python), else PATH's."""
+    beside = pathlib.Path(sys.executable).parent / name
+    if beside.exists():
+        return str(beside)
+    found = shutil.which(name)
+    if found is None:
+        pytest.skip('%s is not installed (it comes with test-requirements.txt)' % name)
+    return found
+
+
+def write_clouds_yaml(path, url):
+    """A clouds.yaml with one cloud, CLOUD_NAME: the admin of the deployment at url."""
+    path.write_text(
+        'clouds:\n'
+        '  %(cloud)s:\n'
+        '    auth:\n'
+        '      auth_url: %(url)s/identity\n'
+        '      username: %(user)s\n'
+        '      password: %(password)s\n'
+        '      project_name: %(project)s\n'
+        '      user_domain_name: Default\n'
+        '      project_domain_name: Default\n'
+        '    region_name: RegionOne\n'
+        '    identity_api_version: 3\n'
+        '    interface: public\n'
+        % {'cloud': CLOUD_NAME, 'url': url, 'user': USER, 'password': PASSWORD,
+           'project': PROJECT})
+    return path
+
+
+def markers(console):
+    """The guest's ``PROVISIONER-GUEST: key=value`` lines as a dict (last one wins)."""
+    return dict(line[len(MARKER):].split('=', 1) for line in console.splitlines()
+                if line.startswith(MARKER) and '=' in line)
+
+
+class OpenStackCLI:
+    """The real ``openstack`` command against one cloud of a clouds.yaml."""
+
+    def __init__(self, clouds_yaml, cloud=CLOUD_NAME):
+        self.program = client_program('openstack')
+        self.cloud = cloud
+        # Only the clouds.yaml speaks: no OS_* variable of the caller's shell.
+        self.env = {key: value for key, value in os.environ.items()
+                    if not key.startswith('OS_')}
+        self.env.update(OS_CLIENT_CONFIG_FILE=str(clouds_yaml), PYTHONWARNINGS='ignore')
+
+    def command(self, args):
+        return [self.program, '--os-cloud', self.cloud] + [str(a) for a in args]
+
+    def run(self, *args, check=True, timeout=300):
+        result = subprocess.run(self.command(args), capture_output=True, text=True,
+                                timeout=timeout, env=self.env)
+        if check and result.returncode != 0:
+            raise AssertionError('openstack %s failed (%d):\n%s\n%s'
+                                 % (' '.join(map(str, args)), result.returncode,
+                                    result.stdout, result.stderr))
+        return result
+
+    def json(self, *args, timeout=300):
+        """The command's ``-f json`` output, parsed."""
+        return json.loads(self.run(*args, '-f', 'json', timeout=timeout).stdout)
+
+    def popen(self, *args):
+        return subprocess.Popen(self.command(args), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env)
+
+    def wait_for_status(self, server, status, timeout=120):
+        """`server show` until the status (for commands without --wait)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.json('server', 'show', server)
+            if shown['status'] == status:
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError('%s stayed %s (task_state %s), never %s'
+                                     % (server, shown['status'],
+                                        shown.get('OS-EXT-STS:task_state'), status))
+            time.sleep(1)
+
+    def wait_for_console(self, server, boots=1, marker='PROVISIONER-GUEST: ready',
+                         timeout=base.CONSOLE_TIMEOUT):
+        """`console log show` until the guest printed marker (in as many boots: the
+        log is appended to across restarts); the markers as a dict (the last boot's)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            console = self.run('console', 'log', 'show', server).stdout
+            if console.count(marker) >= boots:
+                return markers(console)
+            if time.monotonic() > deadline:
+                raise AssertionError('guest %s printed %r %d times, not %d; console:\n%s'
+                                     % (server, marker, console.count(marker), boots,
+                                        console))
+            time.sleep(1)
+
+
+class Http:
+    """Plain HTTP to provisioner-api, for what the clients never send."""
+
+    def __init__(self, url):
+        import requests
+        self.url = url
+        self.session = requests.Session()
+        self._token = None
+        self._project_id = None
+
+    def authenticate(self):
+        response = self.session.post(
+            self.url + '/identity/v3/auth/tokens', timeout=30,
+            json={'auth': {'identity': {'methods': ['password'], 'password': {'user': {
+                'name': USER, 'password': PASSWORD, 'domain': {'name': 'Default'}}}},
+                'scope': {'project': {'name': PROJECT,
+                                      'domain': {'name': 'Default'}}}}})
+        assert response.status_code == 201, (response.status_code, response.text)
+        self._token = response.headers['X-Subject-Token']
+        self._project_id = response.json()['token']['project']['id']
+
+    @property
+    def token(self):
+        if self._token is None:
+            self.authenticate()
+        return self._token
+
+    @property
+    def project_id(self):
+        if self._project_id is None:
+            self.authenticate()
+        return self._project_id
+
+    def request(self, method, path, body=None, data=None, headers=None, token=True):
+        """One request; body is sent as JSON, data as it is; token=False: none,
+        a string: that token."""
+        headers = dict(headers or {})
+        if token is True:
+            headers['X-Auth-Token'] = self.token
+        elif token:
+            headers['X-Auth-Token'] = token
+        if body is not None:
+            data = json.dumps(body)
+        if data is not None:
+            headers.setdefault('Content-Type', 'application/json')
+        return self.session.request(method, self.url + path, data=data,
+                                    headers=headers, timeout=60)
+
+    def compute(self, method, path, **kwargs):
+        return self.request(method, '/compute/v2.1' + path, **kwargs)
+
+    def find_server(self, name):
+        """The server named name, from /servers/detail, or None."""
+        response = self.compute('GET', '/servers/detail?name=%s' % name)
+        assert response.status_code == 200, response.text
+        found = [s for s in response.json()['servers'] if s['name'] == name]
+        return found[0] if found else None
+
+
+class ApiCloud(base.Cloud):
+    """A private all-in-one deployment served by provisioner-api on 127.0.0.1."""
+
+    def __init__(self, root, cidr, client_dir):
+        super().__init__(root, cidr)
+        self.port = deployment.free_port()
+        self.url = 'http://127.0.0.1:%d' % self.port
+        with open(self.config_file, 'a') as conf:
+            conf.write(deployment.api_conf(self.port))
+        self.api_log = root / 'provisioner-api.log'
+        self.api = None
+        self.clouds_yaml = write_clouds_yaml(client_dir / 'clouds.yaml', self.url)
+        self.openstack = OpenStackCLI(self.clouds_yaml)
+        self.http = Http(self.url)
+
+    # -- the daemon ------------------------------------------------------------------
+
+    def start_api(self, timeout=60):
+        """Start provisioner-api; the seconds it took to log that it is ready."""
+        started = time.monotonic()
+        with open(self.api_log, 'ab') as log:
+            since = log.tell()  # a restarted daemon appends: only its own lines count
+            self.api = subprocess.Popen(
+                [sys.executable, '-m', 'provisioner.cmd.api', '--config-file',
+                 str(self.config_file)],
+                stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=base.REPO)
+        while deployment.READY['api'] not in self.api_log_text(since):
+            if self.api.poll() is not None or time.monotonic() - started > timeout:
+                raise AssertionError('provisioner-api never logged %r:\n%s'
+                                     % (deployment.READY['api'],
+                                        self.api_log_text(since)[-5000:]))
+            time.sleep(0.02)
+        return time.monotonic() - started
+
+    def api_log_text(self, since=0):
+        with open(self.api_log, 'rb') as log:
+            log.seek(since)
+            return log.read().decode(errors='replace')
+
+    def api_log_size(self):
+        return self.api_log.stat().st_size if self.api_log.exists() else 0
+
+    def kill_api(self, sig=signal.SIGKILL, timeout=60):
+        """Signal provisioner-api and wait for it to exit; its exit code."""
+        proc, self.api = self.api, None
+        if proc is None:
+            return None
+        if proc.poll() is None:
+            proc.send_signal(sig)
+        try:
+            return proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise AssertionError('provisioner-api did not exit within %d s of %s; its '
+                                 'log ends:\n%s' % (timeout, signal.Signals(sig).name,
+                                                    self.api_log_text()[-10000:]))
+
+    # -- what a server left ----------------------------------------------------------
+
+    def record(self, server_id):
+        """What the provisioner CLI knows of a server (for leftovers())."""
+        return self.show(server_id)
+
+    def delete_and_check(self, server_id):
+        """`openstack server delete --wait`, then nothing of it may remain."""
+        instance = self.record(server_id)
+        self.openstack.run('server', 'delete', '--wait', server_id)
+        assert self.leftovers(instance) == []
+
+    def counts(self):
+        """Rows that a refused request must not have added."""
+        return {table: self.query('SELECT count(*) FROM %s' % table)[0][0]
+                for table in ('instances', 'flowdetails', 'instance_actions', 'ports',
+                              'volumes')}
+
+
+def _save_log(path, name):
+    keep = os.environ.get('PROVISIONER_TEST_LOG_DIR')
+    if keep and path.exists():
+        pathlib.Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, pathlib.Path(keep) / name)
+
+
+@pytest.fixture(scope='session')
+def api_cloud(guest_image, tmp_path_factory):
+    """The all-in-one provisioner-api every test of this directory shares."""
+    base._libvirt_connection().close()
+    client_program('openstack')
+    root = pathlib.Path('/var/lib') / ('provisioner-test-%s' % secrets.token_hex(4))
+    root.mkdir(mode=0o755)
+    cloud = ApiCloud(root, netutil.free_cidr(), tmp_path_factory.mktemp('clients'))
+    try:
+        cloud.seed(guest_image)
+        cloud.start_api()
+        yield cloud
+        if cloud.api is not None and cloud.api.poll() is None:
+            for server in cloud.openstack.json('server', 'list'):
+                cloud.openstack.run('server', 'delete', '--wait', server['ID'],
+                                    check=False)
+            code = cloud.kill_api(signal.SIGTERM)
+            assert code == 0, 'provisioner-api exited %s after SIGTERM:\n%s' % (
+                code, cloud.api_log_text()[-10000:])
+        for inst in json.loads(cloud.cli('list', '--format', 'json').stdout):
+            cloud.cli('delete', inst['id'], check=False)
+        cloud.cli('network', 'delete', 'net1', check=False)
+    finally:
+        cloud.kill_api()
+        _save_log(cloud.api_log, 'provisioner-api-%s.log' % cloud.prefix)
+        cloud.destroy_everything()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope='session')
+def openstack(api_cloud):
+    """The `openstack` CLI of the all-in-one cloud."""
+    return api_cloud.openstack
+
+
+@pytest.fixture(scope='session')
+def keypair(api_cloud, tmp_path_factory):
+    """A key pair registered with `openstack keypair create --public-key`:
+    (name, the public key line)."""
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives import serialization
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    key = private.public_key().public_bytes(
+        serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH).decode()
+    key += ' functional@provisioner'
+    path = tmp_path_factory.mktemp('keys') / 'id_rsa.pub'
+    path.write_text(key + '\n')
+    created = api_cloud.openstack.json('keypair', 'create', '--public-key', path,
+                                       'func-key')
+    assert created['name'] == 'func-key'
+    return 'func-key', key

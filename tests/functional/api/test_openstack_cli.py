@@ -1,0 +1,207 @@
+"""The real `openstack` client against an all-in-one provisioner-api, real QEMU guests.
+
+One server is booted the way a user would (flavor, image, network, key pair, user
+data, a new blank volume, --wait) and then watched and managed by the commands a user
+runs next; the tests of this module share it, in file order, and the last one deletes
+it.
+"""
+
+import time
+
+import pytest
+
+from tests.functional.api import conftest as api
+
+VM = 'api-vm1'
+USER_DATA = 'hello from openstack server create'
+RUNNING, SHUTDOWN = 1, 4  # OS-EXT-STS:power_state
+
+
+def only_ip(addresses, network='net1'):
+    """The one IPv4 address of a server on network (from `-f json` output)."""
+    assert list(addresses) == [network], addresses
+    [ip] = addresses[network]
+    return ip
+
+
+@pytest.fixture(scope='module')
+def server(api_cloud, openstack, keypair, tmp_path_factory):
+    user_data = tmp_path_factory.mktemp('user-data') / 'user-data'
+    user_data.write_text('%s\nsecond line\n' % USER_DATA)
+    started = time.monotonic()
+    created = openstack.json(
+        'server', 'create', '--flavor', 'tiny', '--image', 'guest', '--network', 'net1',
+        '--key-name', keypair[0], '--user-data', user_data,
+        '--block-device', 'source_type=blank,destination_type=volume,volume_size=1,'
+                          'delete_on_termination=true',
+        '--wait', VM)
+    created['seconds'] = time.monotonic() - started
+    yield created
+    if api_cloud.http.find_server(VM) is not None:  # the delete test did not run
+        openstack.run('server', 'delete', '--wait', created['id'], check=False)
+
+
+def test_token_issue(api_cloud, openstack):
+    token = openstack.json('token', 'issue')
+    assert set(token) >= {'id', 'expires', 'project_id', 'user_id'}
+    assert token['project_id'] == api_cloud.http.project_id
+    time.strptime(token['expires'], '%Y-%m-%dT%H:%M:%S%z')
+    # The token works on the API it was issued for.
+    response = api_cloud.http.compute('GET', '/servers', token=token['id'])
+    assert response.status_code == 200, response.text
+
+
+def test_flavor_create_and_list(openstack):
+    created = openstack.json('flavor', 'create', '--vcpus', 1, '--ram', 64, '--disk', 1,
+                             'api-small')
+    assert (created['name'], created['vcpus'], created['ram'], created['disk']) == \
+        ('api-small', 1, 64, 1)
+    assert created['id']
+    flavors = {f['Name']: f for f in openstack.json('flavor', 'list')}
+    assert {'tiny', 'api-small'} <= set(flavors)
+    assert (flavors['tiny']['VCPUs'], flavors['tiny']['RAM'], flavors['tiny']['Disk']) \
+        == (1, 128, 1)
+    assert flavors['api-small']['ID'] == created['id']
+
+
+def test_keypair_create_and_list(openstack, keypair):
+    name, _public_key = keypair
+    listed = openstack.json('keypair', 'list')
+    assert name in [k['Name'] for k in listed]
+    shown = openstack.json('keypair', 'show', name)
+    assert shown['name'] == name and shown['fingerprint']
+
+
+def test_server_create_wait_guest_sees_its_ip_user_data_and_key(openstack, server,
+                                                                keypair):
+    assert server['status'] == 'ACTIVE', server
+    ip = only_ip(server['addresses'])
+    print('server create --wait took %.1f s' % server['seconds'])
+
+    guest = openstack.wait_for_console(server['id'])
+    assert guest['ip'] == ip
+    assert guest['uuid'] == server['id']
+    assert guest['user-data'] == USER_DATA
+    assert guest['public-key'] == keypair[1]
+    # the root disk, the blank volume, the config drive
+    assert len(guest['disks'].split()) == 3, guest['disks']
+
+
+def test_server_list_and_show(openstack, server, keypair):
+    ip = only_ip(server['addresses'])
+    rows = [s for s in openstack.json('server', 'list') if s['Name'] == VM]
+    assert len(rows) == 1, rows
+    assert (rows[0]['ID'], rows[0]['Status']) == (server['id'], 'ACTIVE')
+    assert rows[0]['Networks'] == {'net1': [ip]}
+    assert rows[0]['Flavor'] == 'tiny'
+
+    shown = openstack.json('server', 'show', VM)
+    assert shown['id'] == server['id'] and shown['status'] == 'ACTIVE'
+    assert shown['addresses'] == {'net1': [ip]}
+    assert shown['key_name'] == keypair[0]
+    assert shown['OS-EXT-STS:vm_state'] == 'active'
+    assert shown['OS-EXT-STS:task_state'] is None
+    assert shown['OS-EXT-STS:power_state'] == RUNNING
+    assert len(shown['volumes_attached']) == 1, shown['volumes_attached']
+    assert shown['flavor'] and shown['image']
+
+
+def test_server_event_list_and_show_every_step(openstack, server):
+    events = openstack.json('server', 'event', 'list', VM)
+    creates = [e for e in events if e['Action'] == 'create']
+    assert len(creates) == 1, events
+    assert creates[0]['Request ID'].startswith('req-')
+    assert creates[0]['Server ID'] == server['id']
+
+    action = openstack.json('server', 'event', 'show', VM, creates[0]['Request ID'])
+    assert action['action'] == 'create'
+    assert action['request_id'] == creates[0]['Request ID']
+    steps = [e['event'] for e in action['events']]
+    missing = [step for step in api.BOOT_STEPS if step not in steps]
+    assert missing == [], 'steps %s missing from %s' % (missing, steps)
+    assert steps[-1] == 'mark-active', steps
+    failed = [e for e in action['events'] if e['result'] != 'Success']
+    assert failed == []
+    assert all(e['start_time'] and e['finish_time'] for e in action['events'])
+
+
+def test_stop_start_and_reboot(openstack, server):
+    # The guest is up (listening for the ACPI power button) before each action, as
+    # a user would wait: a soft action on a guest still booting ends only at the
+    # [compute] shutdown_timeout.
+    ip = only_ip(server['addresses'])
+    openstack.wait_for_console(VM, boots=1)
+    openstack.run('server', 'stop', VM)
+    stopped = openstack.wait_for_status(VM, 'SHUTOFF')
+    assert stopped['OS-EXT-STS:power_state'] == SHUTDOWN
+    assert stopped['OS-EXT-STS:vm_state'] == 'stopped'
+
+    openstack.run('server', 'start', VM)
+    started = openstack.wait_for_status(VM, 'ACTIVE')
+    assert started['OS-EXT-STS:power_state'] == RUNNING
+    assert openstack.wait_for_console(VM, boots=2)['ip'] == ip
+
+    for boots, kind in ((3, '--soft'), (4, '--hard')):
+        began = time.monotonic()
+        openstack.run('server', 'reboot', kind, '--wait', VM)
+        print('server reboot %s --wait took %.1f s' % (kind, time.monotonic() - began))
+        shown = openstack.json('server', 'show', VM)
+        assert (shown['status'], shown['OS-EXT-STS:power_state']) == ('ACTIVE', RUNNING), \
+            (kind, shown)
+        # The guest booted once more, and came back with its address.
+        assert openstack.wait_for_console(VM, boots=boots)['ip'] == ip
+
+    actions = [e['Action'] for e in openstack.json('server', 'event', 'list', VM)]
+    assert sorted(actions) == ['create', 'reboot', 'reboot', 'start', 'stop'], actions
+
+
+def test_anti_affinity_group_second_member_finds_no_host(api_cloud, openstack):
+    group = openstack.json('server', 'group', 'create', '--policy', 'anti-affinity',
+                           'api-anti')
+    assert group['name'] == 'api-anti'
+    assert group.get('policy', group.get('policies')) in ('anti-affinity',
+                                                          ['anti-affinity'])
+    boot = ('server', 'create', '--flavor', 'tiny', '--image', 'guest', '--network',
+            'net1')
+    first = openstack.json(*boot, '--hint', 'group=%s' % group['id'], '--wait',
+                           'api-anti-1')
+    try:
+        assert first['status'] == 'ACTIVE'
+        # One host only: a second member has nowhere to go.
+        second = openstack.run(*boot, '--server-group', group['id'], '--wait',
+                               'api-anti-2', check=False)
+        assert second.returncode != 0, second.stdout
+        refused = api_cloud.http.find_server('api-anti-2')
+        print('second anti-affinity member: %s' % (
+            'refused at once' if refused is None else 'ERROR after scheduling'))
+        if refused is None:  # refused at once, as a 400
+            assert 'no valid host' in second.stderr.lower(), second.stderr
+        else:  # accepted, then scheduled into ERROR, as Nova does
+            shown = openstack.json('server', 'show', refused['id'])
+            assert shown['status'] == 'ERROR'
+            assert 'no valid host' in shown['fault']['message'].lower(), shown['fault']
+            api_cloud.delete_and_check(refused['id'])
+        members = openstack.json('server', 'group', 'show', 'api-anti')['members']
+        assert first['id'] in members and len(members) == 1, members
+    finally:
+        api_cloud.delete_and_check(first['id'])
+
+
+def test_quota_show(openstack):
+    quotas = {q['Resource']: q['Limit'] for q in openstack.json('quota', 'show')}
+    for resource in ('instances', 'cores', 'ram'):
+        assert isinstance(quotas.get(resource), int), quotas
+
+
+def test_availability_zone_list(openstack):
+    zones = openstack.json('availability', 'zone', 'list')
+    available = [z for z in zones if z['Zone Status'] == 'available']
+    assert available, zones
+
+
+def test_server_delete_wait_leaves_nothing_behind(api_cloud, openstack, server):
+    api_cloud.delete_and_check(server['id'])
+    missing = openstack.run('server', 'show', server['id'], check=False)
+    assert missing.returncode != 0 and 'No Server found' in missing.stderr, \
+        missing.stderr
+    assert VM not in [s['Name'] for s in openstack.json('server', 'list')]
