@@ -126,7 +126,7 @@ def get_notifier():
 
 
 def reset():
-    """Forget the notifier (tests switch configurations)."""
+    """Forget the notifier and close its transport (a daemon stopping; tests)."""
     global _notifier
     with _lock:
         notifier, _notifier = _notifier, None

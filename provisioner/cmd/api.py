@@ -75,7 +75,7 @@ def main(argv=None):
     finally:
         dispatcher.stop()
         from provisioner import notifications
-        notifications.cleanup()
+        notifications.reset()
     LOG.info('provisioner-api stopped')
     return 0
 
