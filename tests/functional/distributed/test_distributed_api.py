@@ -1,4 +1,4 @@
-"""provisioner-api in distributed mode, over the deployment of tests/functional/distributed.
+"""provisioner-api in distributed mode, over this directory's deployment (dcloud).
 
 The API records each request and posts its flow to the jobboard; two engines run the
 flows and two workers the guests. The client machine holds no database, broker or
@@ -20,7 +20,6 @@ from tests.functional import conftest as base
 from tests.functional.api import conftest as api
 # The distributed deployment's fixtures (PostgreSQL, RabbitMQ, Redis, 2 workers).
 from tests.functional.distributed import conftest as distributed
-from tests.functional.distributed.conftest import dcloud  # noqa: F401
 
 API_HOST = 'func-api'
 SECOND_ENGINE = 'func-engine-api-b'
