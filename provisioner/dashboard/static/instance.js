@@ -172,7 +172,10 @@ export async function render(page, id) {
     buttons.querySelector('#action-stop').disabled = busy || status !== 'ACTIVE';
     buttons.querySelector('#action-start').disabled = busy || status !== 'SHUTOFF';
     buttons.querySelector('#action-reboot-soft').disabled = busy || status !== 'ACTIVE';
-    buttons.querySelector('#action-reboot-hard').disabled = busy || !['ACTIVE', 'SHUTOFF', 'ERROR'].includes(status);
+    buttons.querySelector('#action-reboot-hard').disabled = busy || !['ACTIVE', 'SHUTOFF'].includes(status);
+    // Only an interrupted boot (still BUILD) can be resumed or rolled back.
+    buttons.querySelector('#action-resume').disabled = status !== 'BUILD';
+    buttons.querySelector('#action-rollback').disabled = status !== 'BUILD';
   };
 
   const drawServer = () => {
