@@ -58,14 +58,47 @@ def readable_file(path, field):
     return os.path.abspath(path)
 
 
+# One network is one host bridge with one dnsmasq: a /16 (65534 addresses) is more
+# than that serves, and a larger range only makes every address scan longer.
+LARGEST_PREFIX = 16
+SMALLEST_PREFIX = 29
+
+# Special-purpose ranges (RFC 6890) that cannot be a guest LAN: a bridge on them
+# shadows loopback, link-local, multicast or reserved traffic of the host. Private
+# (RFC 1918), shared (100.64.0.0/10) and public unicast ranges stay allowed.
+SPECIAL_RANGES = [(ipaddress.IPv4Network(cidr), what) for cidr, what in (
+    ('0.0.0.0/8', '"this network" (RFC 1122)'),
+    ('127.0.0.0/8', 'loopback (RFC 1122)'),
+    ('169.254.0.0/16', 'link-local (RFC 3927)'),
+    ('192.0.0.0/24', 'IETF protocol assignments (RFC 6890)'),
+    ('224.0.0.0/4', 'multicast (RFC 5771)'),
+    ('240.0.0.0/4', 'reserved, with the broadcast address 255.255.255.255 '
+                    '(RFC 1112, RFC 919)'),
+)]
+
+
 def ipv4_network(cidr):
+    """An IPv4 network a guest LAN may use: /16 to /29, in no special-purpose range."""
     try:
         net = ipaddress.IPv4Network(cidr, strict=True)
     except (ValueError, TypeError) as exc:
         raise exception.Invalid(reason='CIDR %r is not a valid IPv4 network: %s'
                                        % (cidr, exc)) from None
-    if net.prefixlen > 29:
-        raise exception.Invalid(reason='CIDR %s is too small: use a /29 or larger' % cidr)
+    if net.prefixlen < LARGEST_PREFIX:
+        raise exception.Invalid(
+            reason='CIDR %s is too large: a network is one host bridge with one DHCP '
+                   'server, and a /%d (%d addresses) is the most it serves; use a /%d '
+                   'or smaller' % (net, LARGEST_PREFIX, 2 ** (32 - LARGEST_PREFIX) - 2,
+                                   LARGEST_PREFIX))
+    for special, what in SPECIAL_RANGES:
+        if net.overlaps(special):
+            raise exception.Invalid(
+                reason='CIDR %s overlaps %s, %s, which cannot be a guest network; use '
+                       'a private range (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)'
+                       % (net, special, what))
+    if net.prefixlen > SMALLEST_PREFIX:
+        raise exception.Invalid(reason='CIDR %s is too small: use a /%d or larger'
+                                       % (cidr, SMALLEST_PREFIX))
     return net
 
 
@@ -153,8 +186,21 @@ def ipv4_address(value, field):
 
 
 def _image_directories():
+    """[image] image_directories, symlinks resolved; those under state_path are made.
+
+    The default import directory is made on first use (0750), so the directory a
+    refusal names exists for the operator to copy files into.
+    """
     from provisioner.conf import CONF
-    return [os.path.realpath(d) for d in CONF.image.image_directories]
+    state_path = os.path.realpath(CONF.state_path)
+    directories = [os.path.realpath(d) for d in CONF.image.image_directories]
+    for directory in directories:
+        if os.path.commonpath([directory, state_path]) == state_path:
+            try:
+                os.makedirs(directory, mode=0o750, exist_ok=True)
+            except OSError:
+                pass  # the check below still refuses every file outside it
+    return directories
 
 
 def image_file(path, field):
@@ -164,9 +210,11 @@ def image_file(path, field):
                                        'characters, no NUL)' % field)
     real = os.path.realpath(path)
     allowed = _image_directories()
-    if allowed and not any(os.path.commonpath([real, d]) == d for d in allowed):
-        raise exception.Invalid(reason='%s %s is outside the image directories (%s)'
-                                       % (field, path, ', '.join(allowed)))
+    if not any(os.path.commonpath([real, d]) == d for d in allowed):
+        raise exception.Invalid(
+            reason='%s %s is outside the image directories (%s): copy it into one, or '
+                   'add its directory to [image] image_directories'
+                   % (field, path, ', '.join(allowed) or 'none configured'))
     readable_file(real, field)
     return real
 

@@ -27,16 +27,16 @@ def create(driver, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
     """Record the network, then create and start it on this host; undo on failure.
 
     Without a driver (distributed) it is only recorded: each worker defines it on its
-    host when a port first needs it there.
+    host when a port first needs it there, after the same check of its host's routes.
     """
     schemas.validate(schemas.NETWORK_CREATE, {
         'name': name, 'cidr': cidr, 'gateway': gateway, 'dhcp_start': dhcp_start,
         'dhcp_end': dhcp_end})
     net = validation.ipv4_network(cidr)
-    hosts = list(net.hosts())
-    gateway = validation.address_in(net, gateway or hosts[0], 'gateway')
-    start = validation.address_in(net, dhcp_start or hosts[1], 'DHCP range start')
-    end = validation.address_in(net, dhcp_end or hosts[-1], 'DHCP range end')
+    first, last = net.network_address + 1, net.broadcast_address - 1  # O(1), any size
+    gateway = validation.address_in(net, gateway or first, 'gateway')
+    start = validation.address_in(net, dhcp_start or first + 1, 'DHCP range start')
+    end = validation.address_in(net, dhcp_end or last, 'DHCP range end')
     if start > end:
         raise exception.Invalid(reason='DHCP range start %s is after its end %s'
                                        % (start, end))
@@ -44,6 +44,8 @@ def create(driver, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
         raise exception.Invalid(reason='the gateway %s lies inside the DHCP range '
                                        '%s-%s' % (gateway, start, end))
     _check_overlap(net)
+    if driver is not None:  # this process makes the bridge: its host's routes count
+        driver.check_host_routes(str(net))
     row = common.add_unique(models.Network(
         id=str(uuid.uuid4()), name=name, cidr=str(net), gateway=str(gateway),
         dhcp_start=str(start), dhcp_end=str(end)), KIND)

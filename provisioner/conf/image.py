@@ -7,12 +7,16 @@ GIB = 1024 ** 3
 
 image_opts = [
     cfg.ListOpt('image_directories',
-                default=[],
+                default=['$state_path/import'],
                 help='Directories that image files (--file, --kernel, --ramdisk) '
-                     'must lie in, after symbolic links are resolved. Empty means '
-                     'any file the caller can read; set it on shared deployments '
-                     'so an image cannot name a file outside them. Applies to '
-                     'images registered by path (all-in-one CLI), not to uploads.'),
+                     'must lie in, after symbolic links are resolved: copy an '
+                     'image\'s files into one before "provisioner image create". '
+                     'The default import directory is made (mode 0750) on first '
+                     'use. A path outside every listed directory is refused, so '
+                     'an image cannot name a file such as /etc/shadow; an empty '
+                     'list refuses every path. Applies to images registered by '
+                     'path (all-in-one CLI), not to uploads. Related options: '
+                     'state_path.'),
     cfg.StrOpt('store_directory',
                sample_default='$state_path/image-store',
                help='Directory of the image store: the bytes of images uploaded '

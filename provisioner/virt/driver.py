@@ -13,6 +13,7 @@ Layout under CONF.state_path (every directory 0755: QEMU runs as libvirt-qemu):
 import contextlib
 import grp
 import hashlib
+import ipaddress
 import os
 import pathlib
 import pwd
@@ -27,6 +28,7 @@ import libvirt
 from provisioner import conf as provisioner_conf
 from provisioner import exception
 from provisioner.image import cache as image_cache
+from provisioner.network import host_routes
 from provisioner.virt import configdrive
 from provisioner.virt import fileperms
 from provisioner.virt.libvirt import designer
@@ -173,9 +175,26 @@ class LibvirtDriver:
 
     # -- networks ----------------------------------------------------------------
 
+    @staticmethod
+    def _makes_host_bridges():
+        """False on libvirt's test driver (test:///...), which makes no bridge."""
+        return not _conf().libvirt.connection_uri.startswith('test:')
+
+    def check_host_routes(self, cidr, own_bridge=None):
+        """Refuse a CIDR overlapping a route of this host, where libvirt would put
+        its bridge; libvirt is not asked (not even connected to) first."""
+        if self._makes_host_bridges():
+            host_routes.check_free(ipaddress.IPv4Network(cidr), _conf().host,
+                                   own_device=own_bridge)
+
     def ensure_network(self, net):
-        network_config = designer.build_network(self.network_name(net),
-                                                self.bridge_name(net), net)
+        """Define and start the network on this host, once its CIDR clashes with no
+        route here; a network this call defined but could not start is undefined."""
+        name, bridge = self.network_name(net), self.bridge_name(net)
+        existing = libvirt_network.lookup(self._conn(), name)
+        if existing is None or not existing.isActive():  # a bridge is about to appear
+            self.check_host_routes(net['cidr'], own_bridge=bridge)
+        network_config = designer.build_network(name, bridge, net)
         libvirt_network.ensure(self._conn(), network_config)
 
     def delete_network(self, net):

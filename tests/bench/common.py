@@ -14,6 +14,9 @@ from provisioner.db import migration
 from provisioner.identity import service as identity
 from tests import process
 
+# The guest image tools/build-guest-image makes (real_boot registers it).
+GUEST_IMAGE = pathlib.Path(__file__).resolve().parents[2] / 'build' / 'guest-image'
+
 
 def summary(samples_ms):
     samples = sorted(samples_ms)
@@ -32,6 +35,8 @@ def deployment(connection_uri, root=None):
     CONF.set_override('host', 'bench-host')
     CONF.set_override('connection_uri', connection_uri, 'libvirt')
     CONF.set_override('resource_prefix', 'pb%s' % secrets.token_hex(3), 'libvirt')
+    # Benches register image files they write under root (or the built guest image).
+    CONF.set_override('image_directories', [str(root), str(GUEST_IMAGE)], 'image')
     os.makedirs(CONF.state_path, mode=0o755, exist_ok=True)
     migration.db_sync()
     identity.bootstrap('admin', 'bench', 'admin')

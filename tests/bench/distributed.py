@@ -35,7 +35,8 @@ def _cli(dep, *args):
 
 
 def _prepare(dep, root):
-    kernel = root / 'vmlinuz'
+    kernel = root / 'state' / 'import' / 'vmlinuz'  # the default image directory
+    kernel.parent.mkdir(mode=0o750, parents=True, exist_ok=True)
     kernel.write_bytes(b'kernel')
     _cli(dep, 'db-sync')
     _cli(dep, 'bootstrap', '--username', 'admin', '--password', 'bench-secret',

@@ -6,6 +6,7 @@ the database (every table, TaskFlow's included) nor libvirt (domains, networks, 
 volumes of this deployment) changed.
 """
 
+import ipaddress
 import json
 import os
 import sqlite3
@@ -14,6 +15,8 @@ import time
 from cryptography import fernet
 import pytest
 
+from provisioner.network import host_routes
+from provisioner import validation
 from tests.functional import conftest
 
 NAME_RULE = ("may contain only letters, digits, '.', '_' and '-', and must start with "
@@ -29,6 +32,27 @@ def _invalid(reason):
 
 def _bad_name(field, value):
     return _invalid('%s %r %s' % (field, value, NAME_RULE))
+
+
+def _too_large(cidr):
+    return _invalid('CIDR %s is too large: a network is one host bridge with one DHCP '
+                    'server, and a /16 (65534 addresses) is the most it serves; use a '
+                    '/16 or smaller' % cidr)
+
+
+def _special(cidr, special):
+    return _invalid('CIDR %s overlaps %s, which cannot be a guest network; use a private '
+                    'range (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)' % (cidr, special))
+
+
+_RESERVED = ('240.0.0.0/4, reserved, with the broadcast address 255.255.255.255 '
+             '(RFC 1112, RFC 919)')
+
+
+def _outside(path, images):
+    return _invalid('--kernel %s is outside the image directories (%s): copy it into '
+                    'one, or add its directory to [image] image_directories'
+                    % (path, images))
 
 
 def _boot(*extra, name='vm-hostile'):
@@ -136,14 +160,39 @@ CASES = [
      lambda p: 'Error: CIDR %s overlaps network net1 (%s).' % (p['cidr'], p['cidr'])),
     ('network-name-xml', ['network', 'create', '<net>', '--cidr', '10.0.0.0/24'], {}, 2,
      _bad_name('network name', '<net>')),
+    # The whole address space once spun a CPU for minutes: refused at once.
+    ('cidr-everything', ['network', 'create', 'n2', '--cidr', '0.0.0.0/0'], {}, 2,
+     _too_large('0.0.0.0/0')),
+    ('cidr-slash-8', ['network', 'create', 'n2', '--cidr', '10.0.0.0/8'], {}, 2,
+     _too_large('10.0.0.0/8')),
+    # Special-purpose ranges once made host bridges on them, with a route.
+    ('cidr-loopback', ['network', 'create', 'n2', '--cidr', '127.0.0.0/24'], {}, 2,
+     _special('127.0.0.0/24', '127.0.0.0/8, loopback (RFC 1122)')),
+    ('cidr-multicast', ['network', 'create', 'n2', '--cidr', '224.0.0.0/24'], {}, 2,
+     _special('224.0.0.0/24', '224.0.0.0/4, multicast (RFC 5771)')),
+    ('cidr-link-local', ['network', 'create', 'n2', '--cidr', '169.254.0.0/16'], {}, 2,
+     _special('169.254.0.0/16', '169.254.0.0/16, link-local (RFC 3927)')),
+    ('cidr-this-network', ['network', 'create', 'n2', '--cidr', '0.0.0.0/24'], {}, 2,
+     _special('0.0.0.0/24', '0.0.0.0/8, "this network" (RFC 1122)')),
+    ('cidr-reserved', ['network', 'create', 'n2', '--cidr', '240.0.0.0/24'], {}, 2,
+     _special('240.0.0.0/24', _RESERVED)),
+    ('cidr-broadcast', ['network', 'create', 'n2', '--cidr', '255.255.255.255/32'], {},
+     2, _special('255.255.255.255/32', _RESERVED)),
+    # A range the host already routes (its uplink's subnet): refused before libvirt.
+    ('cidr-host-route', lambda p: ['network', 'create', 'n2', '--cidr', p['route'][0]],
+     {}, 4, lambda p: 'Error: CIDR %s overlaps the route %s (device %s) of host '
+                      'functional-host: a guest network there would take that traffic '
+                      'away; choose a range no route of the host uses'
+                      % (p['route'][0], p['route'][0], p['route'][1])),
     # -- image paths -------------------------------------------------------------------
+    # The default [image] image_directories is $state_path/import, nothing else.
+    ('image-shadow', ['image', 'create', 'i2', '--kernel', '/etc/shadow'], {}, 2,
+     lambda p: _outside('/etc/shadow', p['images'])),
     ('image-traversal', lambda p: ['image', 'create', 'i2', '--kernel',
                                    p['images'] + '/../../../etc/shadow'], {}, 2,
-     lambda p: _invalid('--kernel %s/../../../etc/shadow is outside the image '
-                        'directories (%s)' % (p['images'], p['images']))),
+     lambda p: _outside(p['images'] + '/../../../etc/shadow', p['images'])),
     ('image-symlink-escape', lambda p: ['image', 'create', 'i2', '--kernel', p['link']],
-     {}, 2, lambda p: _invalid('--kernel %s is outside the image directories (%s)'
-                               % (p['link'], p['images']))),
+     {}, 2, lambda p: _outside(p['link'], p['images'])),
     ('image-missing', lambda p: ['image', 'create', 'i2', '--kernel',
                                  p['images'] + '/missing'], {}, 2,
      lambda p: _invalid('--kernel %s/missing does not exist or is not a file'
@@ -203,6 +252,30 @@ def _libvirt(cloud):
         conn.close()
 
 
+def _host(cloud):
+    """This deployment's bridges (with their routes) and image cache files."""
+    head = cloud.prefix[:5]  # a bridge name keeps at least this much of the prefix
+    found = sorted('route %s dev %s' % (route, dev) for route, dev in host_routes.routes()
+                   if dev.startswith(head))
+    found += sorted('bridge %s' % dev for dev in os.listdir('/sys/class/net')
+                    if dev.startswith(head))
+    cache = cloud.state_path / 'images'
+    found += sorted('cached %s' % f for f in (os.listdir(cache) if cache.exists() else ()))
+    return found
+
+
+def _routed_cidr(cloud):
+    """(cidr, device) of a route of this host a guest network could otherwise use."""
+    net1 = ipaddress.IPv4Network(cloud.cidr)
+    # Bridges last: another test session's bridge may be gone by the time it is used.
+    for route, device in sorted(host_routes.routes(), key=lambda r: os.path.exists(
+            '/sys/class/net/%s/bridge' % r[1])):
+        if (16 <= route.prefixlen <= 29 and not route.overlaps(net1)
+                and not any(route.overlaps(s) for s, _ in validation.SPECIAL_RANGES)):
+            return str(route), device
+    return None
+
+
 def _token(cloud, expires_in, key=None):
     """A token as the engine would make it, signed with ``key`` (default: primary)."""
     repo = cloud.state_path / 'fernet-keys'
@@ -221,7 +294,7 @@ def _token(cloud, expires_in, key=None):
 def hostile(cloud, guest_image, tmp_path_factory):
     """Paths and environments the table refers to; made before any snapshot."""
     files = tmp_path_factory.mktemp('hostile')
-    images = os.path.dirname(os.path.realpath(guest_image[0]))
+    images = os.path.realpath(cloud.import_dir)
     link = files / 'kernel-link'
     link.symlink_to('/etc/passwd')
     big = files / 'big-user-data'
@@ -240,10 +313,11 @@ def hostile(cloud, guest_image, tmp_path_factory):
                    'OS_PROJECT_NAME': 'hostile-p'},
     }
     return {'paths': {'images': images, 'link': str(link), 'big': str(big),
-                      'kernel': os.path.realpath(guest_image[0]), 'cidr': cloud.cidr},
+                      'kernel': os.path.join(images, guest_image[0].name),
+                      'cidr': cloud.cidr, 'route': _routed_cidr(cloud)},
             'envs': envs,
-            # Confine images to the guest image's directory for this table.
-            'env': {'OS_IMAGE__IMAGE_DIRECTORIES': images}}
+            # The table runs with the default [image] image_directories.
+            'env': {}}
 
 
 def test_table_has_at_least_forty_rows():
@@ -254,14 +328,19 @@ def test_table_has_at_least_forty_rows():
 def test_hostile_input_is_refused_exactly_and_changes_nothing(cloud, hostile, case):
     _name, argv, env, code, message = case
     paths = hostile['paths']
+    if _name == 'cidr-host-route' and paths['route'] is None:
+        pytest.skip('this host has no route a guest network could otherwise use')
     argv = argv(paths) if callable(argv) else argv
     message = message(paths) if callable(message) else message
     env = dict(hostile['env'], **(hostile['envs'][env] if isinstance(env, str) else env))
-    database, hypervisor = _database(cloud), _libvirt(cloud)
+    database, hypervisor, host = _database(cloud), _libvirt(cloud), _host(cloud)
 
+    started = time.monotonic()
     result = cloud.cli(*argv, env=env, check=False, timeout=60)
 
     assert (result.returncode, result.stderr.strip()) == (code, message)
+    assert time.monotonic() - started < 20  # refused at once, not after a scan
     assert len(result.stderr.strip().splitlines()) == 1 or '\n' in message
     assert _database(cloud) == database
     assert _libvirt(cloud) == hypervisor
+    assert _host(cloud) == host

@@ -58,6 +58,7 @@ def deployment(database):
     CONF([], project='provisioner', default_config_files=[])
     CONF.set_override('state_path', str(root / 'state'))
     CONF.set_override('host', 'api-host')
+    CONF.set_override('image_directories', [str(root)], 'image')
     CONF.set_override('connection_uri', 'test://%s' % node, 'libvirt')
     CONF.set_override('virt_type', 'qemu', 'libvirt')
     if database:

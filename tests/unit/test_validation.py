@@ -150,3 +150,61 @@ def test_image_schema_checks_the_scheduling_properties(field, value, reason):
 def test_property_keys_refuse_a_trailing_newline(key):
     with pytest.raises(exception.Invalid):
         validation.properties({key: 'v'})
+
+
+@pytest.mark.parametrize('cidr', ['0.0.0.0/0', '10.0.0.0/8', '172.16.0.0/12',
+                                  '10.0.0.0/15'])
+def test_networks_larger_than_a_slash_16_are_refused_at_once(cidr):
+    with pytest.raises(exception.Invalid) as err:
+        validation.ipv4_network(cidr)
+    assert str(err.value) == (
+        'Invalid request: CIDR %s is too large: a network is one host bridge with one '
+        'DHCP server, and a /16 (65534 addresses) is the most it serves; use a /16 or '
+        'smaller' % cidr)
+
+
+@pytest.mark.parametrize('cidr,special', [
+    ('127.0.0.0/24', '127.0.0.0/8, loopback'),
+    ('224.0.0.0/24', '224.0.0.0/4, multicast'),
+    ('239.255.0.0/16', '224.0.0.0/4, multicast'),
+    ('169.254.0.0/16', '169.254.0.0/16, link-local'),
+    ('0.0.0.0/24', '0.0.0.0/8, "this network"'),
+    ('240.0.0.0/24', '240.0.0.0/4, reserved'),
+    ('255.255.255.255/32', '240.0.0.0/4, reserved, with the broadcast address'),
+    ('192.0.0.0/24', '192.0.0.0/24, IETF protocol assignments'),
+    ('192.0.0.0/16', '192.0.0.0/24, IETF protocol assignments'),  # contains it
+])
+def test_special_purpose_ranges_are_refused(cidr, special):
+    with pytest.raises(exception.Invalid) as err:
+        validation.ipv4_network(cidr)
+    assert 'CIDR %s overlaps %s' % (cidr, special) in str(err.value)
+    assert 'which cannot be a guest network; use a private range' in str(err.value)
+
+
+@pytest.mark.parametrize('cidr', ['10.0.0.0/16', '172.16.5.0/24', '192.168.1.0/29',
+                                  '100.64.0.0/16', '8.8.8.0/24', '198.18.0.0/24'])
+def test_private_shared_and_public_unicast_ranges_are_allowed(cidr):
+    assert str(validation.ipv4_network(cidr)) == cidr
+
+
+def test_the_default_image_directory_is_the_import_directory_made_0750(conf, tmp_path):
+    conf.clear_override('image_directories', group='image')
+    import_dir = tmp_path / 'state' / 'import'
+    with pytest.raises(exception.Invalid) as err:
+        validation.image_file('/etc/shadow', '--kernel')
+    assert str(err.value) == (
+        'Invalid request: --kernel /etc/shadow is outside the image directories (%s): '
+        'copy it into one, or add its directory to [image] image_directories'
+        % import_dir)
+    assert import_dir.is_dir() and import_dir.stat().st_mode & 0o777 == 0o750
+    (import_dir / 'vmlinuz').write_bytes(b'k')
+    assert validation.image_file(str(import_dir / 'vmlinuz'), '--kernel') == \
+        str(import_dir / 'vmlinuz')
+
+
+def test_an_empty_image_directories_list_refuses_every_path(conf, tmp_path):
+    conf.set_override('image_directories', [], group='image')
+    (tmp_path / 'k').write_bytes(b'k')
+    with pytest.raises(exception.Invalid) as err:
+        validation.image_file(str(tmp_path / 'k'), '--kernel')
+    assert 'outside the image directories (none configured)' in str(err.value)
