@@ -14,6 +14,9 @@ PORTS = 'ports'
 VOLUMES = 'volumes'
 CONFIG_DRIVE = 'config_drive'
 
+# The result of a revert whose cleanup failed in part: {CLEANUP_FAILED: ['what: error']}.
+CLEANUP_FAILED = 'cleanup_failed'
+
 # Boot flow atoms, in the order of the documented request flow.
 BOOT_FLOW = 'boot-instance'
 LIFECYCLE_GUARD = 'instance-lifecycle-guard'

@@ -6,6 +6,7 @@ from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner import exception
 
+from flows import constants
 from flows.tasks import base
 
 LOG = logging.getLogger(__name__)
@@ -21,6 +22,35 @@ def describe_failures(flow_failures, what='Boot'):
     return '%s: %s: %s' % (step, next(iter(failure), 'Error'), failure.exception_str)
 
 
+# The message of a reschedule event; failed_attempts() reads the "why" back.
+RESCHEDULE_MESSAGE = 'attempt %d of %d; host %s failed: %s'
+_FAILED = ' failed: '
+
+
+def failed_attempts(instance_id):
+    """'host: step: error' of each attempt the boot was rescheduled after, oldest first.
+
+    An instance has one boot flow, so its reschedule events are that boot's.
+    """
+    return ['%s: %s' % (event['host'], event['message'].partition(_FAILED)[2])
+            for event in instances.events(instance_id)
+            if event['name'] == constants.RESCHEDULE and event['message']
+            and _FAILED in event['message']]
+
+
+_REVERT = ' (revert)'
+
+
+def failed_cleanups(instance_id):
+    """'step: what: error' of each step whose last revert left something behind."""
+    last = {}
+    for event in instances.events(instance_id):
+        if event['name'].endswith(_REVERT):
+            last[event['name'][:-len(_REVERT)]] = event
+    return ['%s: %s' % (step, event['message']) for step, event in last.items()
+            if event['result'] == 'Error' and event['message']]
+
+
 class InstanceLifecycleGuard(base.ProvisionerTask):
     """First atom of a boot: does nothing going forward.
 
@@ -33,6 +63,16 @@ class InstanceLifecycleGuard(base.ProvisionerTask):
 
     def revert(self, instance_id, *args, flow_failures=None, **kwargs):
         fault = describe_failures(flow_failures)
+        earlier = failed_attempts(instance_id)
+        if earlier and not any(f.check(exception.NoValidHost)
+                               for f in (flow_failures or {}).values()):
+            # The last of several attempts failed too: name what failed on each
+            # host (a NoValidHost after a reschedule names them already).
+            fault = 'Boot failed on each host tried: %s; %s: %s' % (
+                '; '.join(earlier), instances.host_of(instance_id), fault)
+        leftovers = failed_cleanups(instance_id)
+        if leftovers:
+            fault = '%s; cleanup failed: %s' % (fault, '; '.join(leftovers))
         LOG.warning('Boot of instance %s rolled back: %s', instance_id, fault)
         instances.set_error(instance_id, fault)
 

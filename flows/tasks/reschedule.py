@@ -60,7 +60,7 @@ class Reschedule(retry.Retry):
         instances.update(instance_id, task_state=states.SCHEDULING)
         now = instances.now()
         instances.record_event(instance_id, constants.RESCHEDULE, failed_host, now,
-                               'Success', 'attempt %d of %d; host %s failed: %s'
+                               'Success', lifecycle_tasks.RESCHEDULE_MESSAGE
                                % (len(history) + 1, self._max_attempts, failed_host,
                                   why))
         return failed

@@ -14,6 +14,7 @@ from provisioner.scheduler import manager
 
 from flows import constants
 from flows.tasks import base
+from flows.tasks import lifecycle_tasks
 
 LOG = logging.getLogger(__name__)
 
@@ -52,6 +53,17 @@ class SelectHosts(base.ProvisionerTask):
         return manager.select_hosts(request_spec(instance_id))
 
 
+def _naming_failed_attempts(no_valid_host, instance_id, failed_hosts):
+    """NoValidHost that says first what failed on each host this boot already tried,
+    e.g. 'No valid host was found: h1: create-volumes: <error>; ...; RetryFilter
+    removed 1': that, not the filter, is why no host is left."""
+    attempts = lifecycle_tasks.failed_attempts(instance_id) if failed_hosts else []
+    if not attempts:
+        return no_valid_host
+    return exception.NoValidHost(reason='%s; %s' % ('; '.join(attempts),
+                                                    no_valid_host.kwargs['reason']))
+
+
 class ClaimResources(base.ProvisionerTask):
     """Claim the flavor's resources on the best candidate that has room.
 
@@ -76,7 +88,11 @@ class ClaimResources(base.ProvisionerTask):
                                 group=group):
                     instances.update(instance_id, host=host)
                     return host
-            candidates = manager.select_hosts(request_spec(instance_id, failed_hosts))
+            try:
+                candidates = manager.select_hosts(request_spec(instance_id,
+                                                               failed_hosts))
+            except exception.NoValidHost as exc:
+                raise _naming_failed_attempts(exc, instance_id, failed_hosts) from None
         raise exception.NoValidHost(
             reason='the chosen hosts kept filling up before the claim (%d selections)'
                    % MAX_CLAIM_ROUNDS)

@@ -239,6 +239,15 @@ def _load_config(args):
     CONF(config_args, project='provisioner')
 
 
+class _OneLineFormatter(logging.Formatter):
+    """A record without its traceback: the terminal gets one line, the log file all."""
+
+    def format(self, record):
+        record = logging.makeLogRecord(record.__dict__)
+        record.exc_info = record.exc_text = record.stack_info = None
+        return super().format(record)
+
+
 def _setup_logging(debug, log_file=True):
     """Errors to stderr (everything with --debug), and a log file under state_path.
 
@@ -249,7 +258,8 @@ def _setup_logging(debug, log_file=True):
     root.setLevel(logging.DEBUG if debug else logging.INFO)
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.DEBUG if debug else logging.ERROR)
-    console.setFormatter(logging.Formatter('%(levelname)s %(name)s: %(message)s'))
+    console.setFormatter((logging.Formatter if debug else _OneLineFormatter)(
+        '%(levelname)s %(name)s: %(message)s'))
     console.addFilter(redact.RedactingFilter())
     root.addHandler(console)
     if not log_file:

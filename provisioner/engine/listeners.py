@@ -10,6 +10,8 @@ from provisioner.compute import instances
 from provisioner.conf import CONF
 from provisioner import redact
 
+from flows import constants
+
 LOG = logging.getLogger(__name__)
 
 _START = {tf_states.RUNNING: '', tf_states.REVERTING: ' (revert)'}
@@ -63,6 +65,11 @@ class EventRecorder(listener_base.Listener):
         failure = details.get('result')
         if result == 'Error' and failure is not None:
             message = redact.redact(failure.exception_str)
+        elif state == tf_states.REVERTED and isinstance(failure, dict) \
+                and failure.get(constants.CLEANUP_FAILED):
+            # The revert ran to its end, but left something behind: say what.
+            result = 'Error'
+            message = redact.redact('; '.join(failure[constants.CLEANUP_FAILED]))
         # A step resumed from RUNNING gets no RUNNING notification (TaskFlow sees no
         # transition): its start is unknown, so it is recorded as starting now.
         started_at, began = self._open.pop(event_name, (instances.now(), None))

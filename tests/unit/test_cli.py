@@ -117,6 +117,33 @@ def test_image_changed_after_registration_fails_in_fetch_and_rolls_back(run, cat
     assert shown['addresses'] == [] and shown['volumes'] == []
 
 
+def test_a_failed_cleanup_reaches_the_fault_and_the_log_not_a_traceback(
+        run, catalog, monkeypatch, conf):
+    from provisioner import exception
+    from provisioner.virt import driver
+
+    def pool_gone(self, vol_id):
+        raise exception.HypervisorError(reason='deleting volume %s failed: pool gone'
+                                               % vol_id)
+
+    monkeypatch.setattr(driver.LibvirtDriver, 'delete_volume', pool_gone)
+    monkeypatch.setenv('OS_FAULT_INJECTION__FAIL_AFTER_STEP', 'create-volumes')
+    code, out, err = run('boot', 'vm1', '--flavor', 'tiny', '--image', 'guest',
+                         '--network', 'net1', '--volume-size', 1)
+    assert code == 1 and 'Traceback' not in err and 'Traceback' not in out
+    assert err.strip().startswith('Error: Boot of vm1 failed and was rolled back: '
+                                  'create-volumes: Injected fault at step '
+                                  'create-volumes; cleanup failed: create-volumes: '
+                                  'delete volume ')
+    assert len(err.strip().splitlines()) == 1 and 'failed: pool gone' in err
+    assert 'create-volumes (revert)' in out and 'pool gone' in out
+    shown = json.loads(run('show', 'vm1', '--format', 'json')[1])
+    assert 'cleanup failed: create-volumes: delete volume' in shown['fault']
+    with open(os.path.join(conf.state_path, 'logs', 'provisioner.log')) as log:
+        text = log.read()
+    assert 'Cleanup failed: delete volume' in text and 'Traceback' in text
+
+
 @pytest.mark.parametrize('env,code,message', [
     ({'OS_PASSWORD': 'wrong'}, 5, 'wrong user name, password or project'),
     ({'OS_USERNAME': None}, 5, 'missing credentials: --os-username / OS_USERNAME'),

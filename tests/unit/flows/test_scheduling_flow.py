@@ -72,10 +72,48 @@ def test_failing_on_every_host_ends_in_error_after_max_attempts(
     instance_id = boot_request(api)
     info = api.run_boot(instance_id)
     assert info['vm_state'] == states.ERROR
-    assert info['fault'] == ('define-domain: Injected fault at step define-domain on '
+    # Each host's step and error, not only the last one's.
+    assert info['fault'] == ('Boot failed on each host tried: h1: define-domain: '
+                             'Injected fault at step define-domain on host h1; h2: '
+                             'define-domain: Injected fault at step define-domain on '
                              'host h2')
     assert [e['host'] for e in info['events'] if e['name'] == c.RESCHEDULE] == ['h1']
     assert [_usage(h) for h in three_hosts] == [(0, 0, 0)] * 3
+    assert leftovers(hypervisor, api, instance_id) == []
+
+
+def test_a_boot_whose_only_host_fails_names_the_step_and_its_error(
+        api, hypervisor, conf):
+    """Not 'No valid host ... RetryFilter removed 1' alone: what failed on the host."""
+    conf.set_override('fail_after_step', ['create-volumes@*'], 'fault_injection')
+    instance_id = boot_request(api)
+    info = api.run_boot(instance_id)
+    assert info['vm_state'] == states.ERROR
+    assert info['fault'] == (
+        'claim-resources: No valid host was found: unit-host: create-volumes: Injected '
+        'fault at step create-volumes on host unit-host; 1 host(s) considered for 1 '
+        'vCPU, 128 MiB RAM, 1 GiB disk; RetryFilter removed 1')
+    assert leftovers(hypervisor, api, instance_id) == []
+
+
+def test_a_hypervisor_error_on_the_only_host_is_the_fault(
+        api, hypervisor, conf, monkeypatch):
+    """A pool conflict in create-volumes, as libvirt reports it, reaches the fault."""
+    def conflict(self, vol_id, size_gib):
+        raise exception.HypervisorError(
+            reason='creating volume %s failed: pool provisioner-volumes: target path '
+                   'is in use by another pool' % vol_id)
+
+    monkeypatch.setattr(type(hypervisor), 'create_volume', conflict)
+    instance_id = boot_request(api)
+    info = api.run_boot(instance_id)
+    assert info['vm_state'] == states.ERROR
+    assert info['fault'].startswith(
+        'claim-resources: No valid host was found: unit-host: create-volumes: '
+        'Hypervisor error: creating volume ')
+    assert 'target path is in use by another pool; 1 host(s) considered' in \
+        info['fault']
+    assert info['fault'].endswith('RetryFilter removed 1')
     assert leftovers(hypervisor, api, instance_id) == []
 
 
