@@ -19,8 +19,6 @@ OS_AUTH_URL is set, and every command pays for what it imports.
 """
 
 import datetime
-import hashlib
-import hmac
 import http.client
 import json
 import logging
@@ -31,12 +29,12 @@ import urllib.parse
 
 from provisioner import exception
 from provisioner import redact
+from provisioner import token_files
 
 LOG = logging.getLogger(__name__)
 
 TIMEOUT = 60            # seconds for one request's connect and each read
 GET_RETRY_SECONDS = 5   # how long a GET is retried while the API does not answer
-_MARGIN = 30            # seconds: a cached token this close to expiry is renewed
 DOMAIN = {'name': 'Default'}
 USER_AGENT = 'provisioner-cli'
 
@@ -155,56 +153,24 @@ def send(method, url, body=None, headers=None):
         conn.close()
 
 
-# -- the token cache -------------------------------------------------------------
+# -- the token cache (provisioner.token_files) -------------------------------------
 
 def _cache_path(auth_url, username, project_name):
-    from provisioner.cmd import token_cache
-    digest = hashlib.sha256(json.dumps(
-        ['rest', identity_base(auth_url), username, project_name]).encode()).hexdigest()
-    return os.path.join(token_cache.cache_dir(), 'rest-' + digest)
-
-
-def _verifier(password, token):
-    # Cheap scrypt keyed by the token: proves the password without storing it.
-    return hashlib.scrypt(password.encode('utf-8'), salt=token.encode('utf-8')[-32:],
-                          n=2 ** 10, r=8, p=1, dklen=32).hex()
+    return token_files.path_for('rest', identity_base(auth_url), username, project_name)
 
 
 def _load_cached(path, password):
-    try:
-        with open(path) as f:
-            entry = json.load(f)
-        token, body, verifier = entry['token'], entry['body'], entry['verifier']
-        expires_at = float(entry['expires_at'])
-    except (OSError, ValueError, KeyError, TypeError):
+    entry = token_files.load(path, password)
+    if entry is None or 'body' not in entry:
         return None
-    if expires_at - _MARGIN <= time.time():
-        return None
-    if not hmac.compare_digest(verifier, _verifier(password, token)):
-        return None
-    return token, body
+    return entry['token'], entry['body']
 
 
 def _save_cached(path, password, token, body):
-    directory = os.path.dirname(path)
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        os.chmod(directory, 0o700)
-        tmp = '%s.tmp-%d' % (path, os.getpid())
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, 'w') as f:
-            json.dump({'token': token, 'body': body, 'expires_at': _expiry(body),
-                       'verifier': _verifier(password, token)}, f)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # no cache: the next command authenticates again, nothing worse
+    token_files.save(path, password, token, _expiry(body), body=body)
 
 
-def _forget_cached(path):
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
+_forget_cached = token_files.forget
 
 
 # -- the session -----------------------------------------------------------------
