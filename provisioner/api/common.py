@@ -70,6 +70,17 @@ def next_link(req, path_parts, last_id):
                                                urllib.parse.urlencode(query))}]
 
 
+def paged_response(req, collection, items, view):
+    """``{collection: [view of each item of the page]}``, with Nova's and Cinder's
+    ``<collection>_links`` next link when more items remain."""
+    shown, more = page(req, items)
+    body = {collection: [view(req, item) for item in shown]}
+    if more and shown:
+        body[collection + '_links'] = next_link(
+            req, req.path_info.strip('/').split('/'), shown[-1]['id'])
+    return wsgi.json_response(body)
+
+
 def validate(body, schema):
     """400 with jsonschema's first complaint when ``body`` does not fit ``schema``."""
     try:

@@ -149,16 +149,11 @@ def _list(req, project_id):
                           ('project_id', lambda v: v['project_id'])):
         if req.GET.get(key) is not None:
             found = [v for v in found if value_of(v) == req.GET[key]]
-    return common.page(req, found)
+    return found
 
 
 def _listing(req, project_id, view):
-    shown, more = _list(req, project_id)
-    body = {'volumes': [view(req, v) for v in shown]}
-    if more and shown:
-        body['volumes_links'] = common.next_link(
-            req, req.path_info.strip('/').split('/'), shown[-1]['id'])
-    return wsgi.json_response(body)
+    return common.paged_response(req, 'volumes', _list(req, project_id), view)
 
 
 @SERVICE.route('GET', '/v3/{project_id}/volumes')

@@ -138,12 +138,7 @@ def _flavors(req):
 
 
 def _list(req, view):
-    flavors, more = common.page(req, _flavors(req))
-    body = {'flavors': [view(req, f) for f in flavors]}
-    if more and flavors:
-        body['flavors_links'] = common.next_link(req, ('v2.1', 'flavors') + (
-            ('detail',) if view is detail else ()), flavors[-1]['id'])
-    return wsgi.json_response(body)
+    return common.paged_response(req, 'flavors', _flavors(req), view)
 
 
 @SERVICE.route('GET', '/v2.1/flavors')

@@ -224,12 +224,7 @@ def _servers(req):
 
 
 def _list(req, view):
-    servers, more = common.page(req, _servers(req))
-    body = {'servers': [view(req, s) for s in servers]}
-    if more and servers:
-        body['servers_links'] = common.next_link(
-            req, req.path_info.strip('/').split('/'), servers[-1]['id'])
-    return wsgi.json_response(body)
+    return common.paged_response(req, 'servers', _servers(req), view)
 
 
 @SERVICE.route('GET', '/v2.1/servers')
