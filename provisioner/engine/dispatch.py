@@ -11,6 +11,7 @@ persisted flow) before it answers, then hands the flow to a dispatcher:
 """
 
 from concurrent import futures
+import contextvars
 import logging
 import threading
 
@@ -46,10 +47,12 @@ class LocalDispatcher:
             except Exception:
                 LOG.exception('%s stopped with an error; it resumes at the next '
                               'start of provisioner-api', what)
+        # The flow's log lines carry the request id of the request that started it.
+        context = contextvars.copy_context()
         with self._lock:
             if self._stopping:
                 return
-            self._pool.submit(run)
+            self._pool.submit(context.run, run)
 
     def _attach(self, engine):
         with self._lock:
