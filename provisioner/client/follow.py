@@ -8,7 +8,7 @@ and report each step as its event appears.
 import time
 
 from provisioner.compute import states
-from provisioner.engine import listeners
+from provisioner.engine import progress as step_progress
 from provisioner import exception
 
 POLL_INTERVAL = 0.5
@@ -39,6 +39,6 @@ def report_new_events(events, seen, progress):
     """Report the finished steps after the first ``seen``; how many are seen now."""
     if progress is not None:
         for event in events[seen:]:
-            progress(listeners.StepEvent(event['name'], True, event['result'],
-                                         event['duration'], event['message']))
+            progress(step_progress.StepEvent(event['name'], True, event['result'],
+                                             event['duration'], event['message']))
     return max(seen, len(events))

@@ -1,9 +1,14 @@
 """provisioner: boot and manage VMs through a durable, resumable request flow.
 
-The parser is declared here; the commands live in provisioner.cmd.commands.
+The parser is declared here; the commands live in provisioner.cmd.commands,
+provisioner.cmd.scheduling and provisioner.cmd.identity_cli. The parser names them
+without importing them (``_command``), and configuration is loaded only once the
+arguments are parsed: ``--help`` and ``--version`` import neither the commands nor
+oslo.config, and each command imports only what it uses (tests/bench/startup.py).
 """
 
 import argparse
+import importlib
 import logging
 import os
 import signal
@@ -14,12 +19,6 @@ import sys
 # notices that mean nothing to an operator. Refusing the import settles both.
 sys.modules.setdefault('eventlet', None)
 
-from oslo_config import cfg  # noqa: E402
-
-from provisioner.cmd import commands  # noqa: E402
-from provisioner.cmd import identity_cli  # noqa: E402
-from provisioner.cmd import scheduling  # noqa: E402
-from provisioner.conf import CONF  # noqa: E402
 from provisioner import exception  # noqa: E402
 from provisioner import redact  # noqa: E402
 
@@ -40,6 +39,26 @@ quick start:
   provisioner network create net1 --cidr 10.251.0.0/24
   provisioner boot vm1 --flavor tiny --image tiny --network net1 --volume-size 1
 """
+
+
+class _Command:
+    """A command's function, imported from its module when the command runs."""
+
+    __slots__ = ('module', 'name')
+
+    def __init__(self, module, name):
+        self.module = module
+        self.name = name
+
+    def __call__(self, args):
+        return getattr(importlib.import_module(self.module), self.name)(args)
+
+    def __repr__(self):
+        return '<command %s.%s>' % (self.module, self.name)
+
+
+def _command(name, module='commands'):
+    return _Command('provisioner.cmd.' + module, name)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -87,7 +106,7 @@ def _add_catalog(sub, common):
     p.add_argument('--vcpus', type=int, required=True, help='virtual CPUs')
     p.add_argument('--ram', type=int, required=True, help='memory in MiB')
     p.add_argument('--disk', type=int, default=0, help='root disk in GiB (default 0)')
-    p.set_defaults(func=commands.flavor_create)
+    p.set_defaults(func=_command('flavor_create'))
 
     image = sub.add_parser('image', help='bootable images').add_subparsers(
         dest='action', required=True, metavar='ACTION')
@@ -108,7 +127,7 @@ def _add_catalog(sub, common):
                    help='refuse flavors with less RAM')
     p.add_argument('--min-disk', type=int, default=0, metavar='GiB',
                    help='refuse flavors with a smaller root disk')
-    p.set_defaults(func=commands.image_create)
+    p.set_defaults(func=_command('image_create'))
 
     network = sub.add_parser('network', help='isolated guest networks').add_subparsers(
         dest='action', required=True, metavar='ACTION')
@@ -120,10 +139,10 @@ def _add_catalog(sub, common):
     p.add_argument('--gateway', help='host address of the bridge (default: first)')
     p.add_argument('--dhcp-start', help='first address handed out (default: second)')
     p.add_argument('--dhcp-end', help='last address handed out (default: last)')
-    p.set_defaults(func=commands.network_create)
+    p.set_defaults(func=_command('network_create'))
     p = network.add_parser('delete', parents=[common], help='delete an unused network')
     p.add_argument('name')
-    p.set_defaults(func=commands.network_delete)
+    p.set_defaults(func=_command('network_delete'))
 
     host = sub.add_parser('host', help='hypervisor hosts').add_subparsers(
         dest='action', required=True, metavar='ACTION')
@@ -131,17 +150,17 @@ def _add_catalog(sub, common):
                               ('network', network), ('host', host)):
         p = _with_format(actions.add_parser('list', parents=[common],
                                             help='list %ss' % resource))
-        p.set_defaults(func=commands.catalog_list, resource=resource)
+        p.set_defaults(func=_command('catalog_list'), resource=resource)
         p = _with_format(actions.add_parser('show', parents=[common],
                                             help='show one %s' % resource))
         p.add_argument('name', help='%s name or id' % resource)
-        p.set_defaults(func=commands.catalog_show, resource=resource)
+        p.set_defaults(func=_command('catalog_show'), resource=resource)
         if resource in ('flavor', 'image'):
             p = actions.add_parser('delete', parents=[common],
                                    help='delete an unused %s' % resource)
             p.add_argument('name')
-            p.set_defaults(func=commands.catalog_delete, resource=resource)
-    scheduling.add_host_actions(host, common)
+            p.set_defaults(func=_command('catalog_delete'), resource=resource)
+    _add_host_actions(host, common)
 
 
 def _add_instances(sub, common):
@@ -169,30 +188,137 @@ def _add_instances(sub, common):
                         'keys: letters, digits, _ . : -; values: one line, max 255)')
     p.add_argument('--no-wait', action='store_true',
                    help='return at once; the boot goes on in the background')
-    p.set_defaults(func=commands.boot)
+    p.set_defaults(func=_command('boot'))
 
     p = _with_format(sub.add_parser('list', parents=[common], help='list instances'))
     p.add_argument('--all-projects', action='store_true',
                    help='every project\'s instances (admin only)')
-    p.set_defaults(func=commands.list_instances)
+    p.set_defaults(func=_command('list_instances'))
 
-    for name, func, text in (
-            ('show', commands.show, 'show states, addresses, volumes, fault, steps'),
-            ('delete', commands.delete, 'delete an instance and all it owns'),
-            ('resume', commands.resume, 'continue an interrupted boot'),
-            ('rollback', commands.rollback, 'undo an interrupted boot')):
+    for name, text in (
+            ('show', 'show states, addresses, volumes, fault, steps'),
+            ('delete', 'delete an instance and all it owns'),
+            ('resume', 'continue an interrupted boot'),
+            ('rollback', 'undo an interrupted boot')):
         p = _with_format(sub.add_parser(name, parents=[common], help=text))
         p.add_argument('name', help='instance name or id')
-        p.set_defaults(func=func)
+        p.set_defaults(func=_command(name))
 
     p = sub.add_parser('console', parents=[common], help='print the serial console log')
     p.add_argument('name', help='instance name or id')
     p.add_argument('--path', action='store_true', help='print only the log\'s path')
-    p.set_defaults(func=commands.console)
+    p.set_defaults(func=_command('console'))
 
     p = sub.add_parser('_run-boot', parents=[common])
     p.add_argument('instance')
-    p.set_defaults(func=commands.run_boot_detached, format='table', local=True)
+    p.set_defaults(func=_command('run_boot_detached'), format='table', local=True)
+
+
+def _action(actions, name, common, func, help_text, with_name=True):
+    p = _with_format(actions.add_parser(name, parents=[common], help=help_text))
+    if with_name:
+        p.add_argument('name')
+    p.set_defaults(func=_command(func, 'scheduling'))
+    return p
+
+
+def _add_host_actions(host_actions, common):
+    _action(host_actions, 'enable', common, 'host_enable',
+            'let the scheduler place instances on a host again')
+    p = _action(host_actions, 'disable', common, 'host_disable',
+                'keep new instances off a host (its instances stay)')
+    p.add_argument('--reason', help='why, shown by "host show"')
+    p = _action(host_actions, 'set', common, 'host_set',
+                'set a host\'s availability zone or allocation ratios',)
+    p.add_argument('--availability-zone', metavar='ZONE')
+    for resource, example in (('cpu', '16 vCPUs per core: 16'), ('ram', '1.5'),
+                              ('disk', '1.0')):
+        p.add_argument('--%s-allocation-ratio' % resource, type=float, metavar='RATIO',
+                       help='over-commit of %s (e.g. %s); capacity = physical x ratio'
+                            % (resource.upper() if resource != 'disk' else resource,
+                               example))
+
+
+# provisioner.compute.server_groups.POLICIES, without the database that module imports
+# (tests/unit/test_cli_startup.py keeps the two equal).
+SERVER_GROUP_POLICIES = ('affinity', 'anti-affinity')
+
+
+def _add_scheduling(sub, common):
+    quota = sub.add_parser('quota', help='per-project limits').add_subparsers(
+        dest='action', required=True, metavar='ACTION')
+    p = _action(quota, 'show', common, 'quota_show',
+                'limits and usage of a project (default: your own)', with_name=False)
+    p.add_argument('--project', help='project name or id (admin)')
+    p = _action(quota, 'set', common, 'quota_set',
+                'set a project\'s limits (admin); -1 means unlimited', with_name=False)
+    p.add_argument('--project', help='project name or id (default: your own)')
+    for flag, dest, what in (('--instances', 'instances', 'live instances'),
+                             ('--vcpus', 'vcpus', 'vCPUs'),
+                             ('--ram', 'ram_mib', 'MiB of RAM'),
+                             ('--volumes-gib', 'volumes_gib', 'GiB of volumes')):
+        p.add_argument(flag, dest=dest, type=int, metavar='N', help='at most N %s' % what)
+
+    group = sub.add_parser(
+        'server-group', help='place instances together or apart').add_subparsers(
+        dest='action', required=True, metavar='ACTION')
+    p = _action(group, 'create', common, 'group_create',
+                'create a group; boot members with "boot --server-group NAME"')
+    p.add_argument('--policy', required=True, choices=SERVER_GROUP_POLICIES,
+                   help='affinity: all members on one host; anti-affinity: every '
+                        'member on a different host')
+    _action(group, 'list', common, 'group_list', 'list your project\'s groups',
+            with_name=False)
+    _action(group, 'show', common, 'group_show', 'show a group and its members')
+    _action(group, 'delete', common, 'group_delete', 'delete a group without members')
+
+
+def _add_identity(sub, common):
+    keys = sub.add_parser(
+        'token-keys', help='the Fernet keys that sign tokens (run on the engine host)'
+    ).add_subparsers(dest='action', required=True, metavar='ACTION')
+    p = keys.add_parser('setup', parents=[common],
+                        help='create the key repository ([fernet_tokens] '
+                             'key_repository) unless it has keys')
+    p.set_defaults(func=_command('token_keys_setup', 'identity_cli'), local=True)
+    p = keys.add_parser('rotate', parents=[common],
+                        help='promote the staged key to primary and stage a new one; '
+                             'tokens signed by the oldest dropped key stop working')
+    p.set_defaults(func=_command('token_keys_rotate', 'identity_cli'), local=True)
+
+    users = sub.add_parser('user', help='users (admin)').add_subparsers(
+        dest='action', required=True, metavar='ACTION')
+    p = _with_format(users.add_parser('create', parents=[common], help='create a user'))
+    p.add_argument('name')
+    p.add_argument('--password', required=True, help='its password')
+    p.set_defaults(func=_command('user_create', 'identity_cli'))
+    p = users.add_parser('set-password', parents=[common],
+                         help='change a password (revokes the user\'s tokens)')
+    p.add_argument('name')
+    p.add_argument('--password', required=True, help='the new password')
+    p.set_defaults(func=_command('user_set_password', 'identity_cli'))
+    p = users.add_parser('disable', parents=[common],
+                         help='disable a user (revokes its tokens)')
+    p.add_argument('name')
+    p.set_defaults(func=_command('user_disable', 'identity_cli'))
+
+    projects = sub.add_parser('project', help='projects (admin)').add_subparsers(
+        dest='action', required=True, metavar='ACTION')
+    p = _with_format(projects.add_parser('create', parents=[common],
+                                         help='create a project'))
+    p.add_argument('name')
+    p.set_defaults(func=_command('project_create', 'identity_cli'))
+
+    roles = sub.add_parser('role', help='role assignments (admin)').add_subparsers(
+        dest='action', required=True, metavar='ACTION')
+    p = roles.add_parser('add', parents=[common],
+                         help='give a user a role in a project: admin (everything, '
+                              'every project), member (boot and delete in the '
+                              'project), reader (look only)')
+    p.add_argument('--user', required=True)
+    p.add_argument('--project', required=True)
+    p.add_argument('--role', required=True)
+    p.set_defaults(func=_command('role_add', 'identity_cli'))
 
 
 def _version():
@@ -203,6 +329,14 @@ def _version():
         return 'provisioner (not installed)'
 
 
+class _VersionAction(argparse._VersionAction):
+    """--version, looked up only when asked for: importlib.metadata costs 20 ms."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        self.version = _version()
+        super().__call__(parser, namespace, values, option_string)
+
+
 def build_parser():
     common = _common_parent()
     parser = _Parser(
@@ -210,29 +344,30 @@ def build_parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description='Boot VMs on libvirt through a durable request flow: every step '
                     'is saved, so an interrupted boot resumes or rolls back.')
-    parser.add_argument('--version', action='version', version=_version())
+    parser.add_argument('--version', action=_VersionAction)
     sub = parser.add_subparsers(dest='command', required=True, metavar='COMMAND')
 
     p = sub.add_parser('db-sync', parents=[common],
                        help='create or upgrade the database schema')
-    p.set_defaults(func=commands.db_sync, local=True)
+    p.set_defaults(func=_command('db_sync'), local=True)
     p = sub.add_parser('bootstrap', parents=[common],
                        help='create the first admin user and project')
     p.add_argument('--username', required=True)
     p.add_argument('--password', required=True)
     p.add_argument('--project', required=True)
-    p.set_defaults(func=commands.bootstrap, local=True)
+    p.set_defaults(func=_command('bootstrap'), local=True)
 
     _add_instances(sub, common)
     _add_catalog(sub, common)
-    scheduling.add_parsers(sub, common)
-    identity_cli.add_parsers(sub, common)
+    _add_scheduling(sub, common)
+    _add_identity(sub, common)
     # Hide the internal command from --help.
     sub._choices_actions = [a for a in sub._choices_actions if a.dest != '_run-boot']
     return parser
 
 
 def _load_config(args):
+    from provisioner.conf import CONF
     config_args = []
     for path in getattr(args, 'config_file', []):
         config_args += ['--config-file', path]
@@ -254,6 +389,7 @@ def _setup_logging(debug, log_file=True):
     A client of the REST API (``log_file`` False) writes nothing under state_path:
     its commands run on the servers, whose logs have them.
     """
+    from provisioner.conf import CONF
     root = logging.getLogger()
     root.setLevel(logging.DEBUG if debug else logging.INFO)
     console = logging.StreamHandler(sys.stderr)
@@ -286,6 +422,10 @@ def main(argv=None):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Past --help and --version: what every command needs (commands is light itself).
+    from oslo_config import cfg
+    from provisioner.cmd import commands
+    from provisioner.conf import CONF
     for name, env in (('os_username', 'OS_USERNAME'), ('os_password', 'OS_PASSWORD'),
                       ('os_project_name', 'OS_PROJECT_NAME'), ('os_token', 'OS_TOKEN'),
                       ('os_auth_url', 'OS_AUTH_URL')):
@@ -296,7 +436,7 @@ def main(argv=None):
         _load_config(args)
         _setup_logging(getattr(args, 'debug', False),
                        log_file=not commands.uses_rest(args))
-        if args.func is not commands.db_sync and not commands.uses_rest(args):
+        if args.command != 'db-sync' and not commands.uses_rest(args):
             from provisioner.db import migration
             migration.ensure_schema()
         return args.func(args)

@@ -1,17 +1,17 @@
-"""The CLI's commands: each takes the parsed arguments and returns an exit code."""
+"""The CLI's commands: each takes the parsed arguments and returns an exit code.
+
+Light to import: what only the database, the engine or the hypervisor serve (the
+catalog and compute APIs, identity, SQLAlchemy, TaskFlow) is imported by the code
+that uses it, so a command through the REST API (OS_AUTH_URL) imports none of it.
+"""
 
 import os
 import sys
 
-from provisioner.catalog import api as catalog_api
 from provisioner.cmd import output
-from provisioner.cmd import token_cache
-from provisioner.compute import api as compute_api
 from provisioner.compute import states
 from provisioner.conf import CONF
-from provisioner.db import migration
 from provisioner import exception
-from provisioner.identity import service as identity
 from provisioner import redact
 from provisioner import rpc
 from provisioner import virt
@@ -32,6 +32,8 @@ def _check_credentials(args):
 
 def _context(args):
     """The caller, all-in-one: OS_TOKEN as given, else a cached or new token."""
+    from provisioner.cmd import token_cache
+    from provisioner.identity import service as identity
     token = getattr(args, 'os_token', None)
     if token:
         redact.register(token)
@@ -82,16 +84,19 @@ def _compute(args):
                                         args.os_project_name)
         redact.register(token)
         return client.RemoteComputeAPI(token)
+    from provisioner.compute import api as compute_api
     return compute_api.ComputeAPI(_context(args))
 
 
 def db_sync(args):
+    from provisioner.db import migration
     migration.db_sync()
     print('Database is at the latest schema.')
     return 0
 
 
 def bootstrap(args):
+    from provisioner.identity import service as identity
     redact.register(args.password)
     ids = identity.bootstrap(args.username, args.password, args.project)
     print('Admin user %s (%s) in project %s (%s) is ready.'
@@ -111,6 +116,7 @@ def _catalog(args):
     if session is not None:
         from provisioner.client import catalog
         return catalog.RestCatalogAPI(session)
+    from provisioner.catalog import api as catalog_api
     return catalog_api.CatalogAPI(_context(args), _local_driver())
 
 
@@ -266,6 +272,7 @@ def boot(args):
 
 def run_boot_detached(args):
     """Hidden: the background half of boot --no-wait."""
+    from provisioner.compute import api as compute_api
     api = compute_api.ComputeAPI(_context(args))
     info = api.run_boot(args.instance, progress=output.StepPrinter())
     return _report_boot(info, 'table')

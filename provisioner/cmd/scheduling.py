@@ -1,11 +1,16 @@
-"""CLI for placement: host enable|disable|set, quota show|set, server-group ..."""
+"""CLI for placement: host enable|disable|set, quota show|set, server-group ...
+
+The parsers are in provisioner.cmd.cli. Through the REST API (OS_AUTH_URL) these
+commands import no database: the local implementations import theirs when made.
+"""
 
 from provisioner.cmd import commands
 from provisioner.cmd import output
-from provisioner.compute import quota_api
-from provisioner.compute import quotas
-from provisioner.compute import server_groups
 from provisioner import exception
+
+# provisioner.compute.quotas.RESOURCES, without its database: the dests of the
+# "quota set" flags (tests/unit/test_cli_startup.py keeps the two equal).
+QUOTA_RESOURCES = ('instances', 'vcpus', 'ram_mib', 'volumes_gib')
 
 
 def host_enable(args):
@@ -29,40 +34,46 @@ def host_set(args):
     return 0
 
 
-# The project a quota command targets, if the caller may act on it.
-_project_id = quota_api.project_id
+def _project_id(context, name, action):
+    """The project a quota command targets, if the caller may act on it."""
+    from provisioner.compute import quota_api
+    return quota_api.project_id(context, name, action)
 
 
 class _LocalQuotas:
     """Quotas in this host's database, for one caller."""
 
     def __init__(self, context):
+        from provisioner.compute import quota_api
         self._context = context
+        self._api = quota_api
 
     def show(self, project=None):
-        return quota_api.show(self._context, project)
+        return self._api.show(self._context, project)
 
     def set_limits(self, project=None, **limits):
-        return quota_api.set_limits(self._context, project, limits)
+        return self._api.set_limits(self._context, project, limits)
 
 
 class _LocalServerGroups:
     """Server groups in this host's database, for one caller."""
 
     def __init__(self, context):
+        from provisioner.compute import server_groups
         self._context = context
+        self._api = server_groups
 
     def create(self, name, group_policy):
-        return server_groups.create(self._context, name, group_policy)
+        return self._api.create(self._context, name, group_policy)
 
     def list_all(self):
-        return server_groups.list_all(self._context)
+        return self._api.list_all(self._context)
 
     def show(self, name_or_id):
-        return server_groups.show(self._context, name_or_id)
+        return self._api.show(self._context, name_or_id)
 
     def delete(self, name_or_id):
-        server_groups.delete(self._context, name_or_id)
+        self._api.delete(self._context, name_or_id)
 
 
 def _quotas(args):
@@ -88,7 +99,7 @@ def quota_show(args):
 
 
 def quota_set(args):
-    limits = {r: getattr(args, r) for r in quotas.RESOURCES}
+    limits = {r: getattr(args, r) for r in QUOTA_RESOURCES}
     if all(v is None for v in limits.values()):
         raise exception.Invalid(reason='give at least one of --instances, --vcpus, '
                                        '--ram, --volumes-gib')
@@ -117,59 +128,3 @@ def group_delete(args):
     _groups(args).delete(args.name)
     print('Server group %s deleted.' % args.name)
     return 0
-
-
-def _action(actions, name, common, func, help_text, with_name=True):
-    p = actions.add_parser(name, parents=[common], help=help_text)
-    p.add_argument('--format', choices=('table', 'json'), default='table',
-                   help='output format (default: table)')
-    if with_name:
-        p.add_argument('name')
-    p.set_defaults(func=func)
-    return p
-
-
-def add_host_actions(host_actions, common):
-    _action(host_actions, 'enable', common, host_enable,
-            'let the scheduler place instances on a host again')
-    p = _action(host_actions, 'disable', common, host_disable,
-                'keep new instances off a host (its instances stay)')
-    p.add_argument('--reason', help='why, shown by "host show"')
-    p = _action(host_actions, 'set', common, host_set,
-                'set a host\'s availability zone or allocation ratios',)
-    p.add_argument('--availability-zone', metavar='ZONE')
-    for resource, example in (('cpu', '16 vCPUs per core: 16'), ('ram', '1.5'),
-                              ('disk', '1.0')):
-        p.add_argument('--%s-allocation-ratio' % resource, type=float, metavar='RATIO',
-                       help='over-commit of %s (e.g. %s); capacity = physical x ratio'
-                            % (resource.upper() if resource != 'disk' else resource,
-                               example))
-
-
-def add_parsers(sub, common):
-    quota = sub.add_parser('quota', help='per-project limits').add_subparsers(
-        dest='action', required=True, metavar='ACTION')
-    p = _action(quota, 'show', common, quota_show,
-                'limits and usage of a project (default: your own)', with_name=False)
-    p.add_argument('--project', help='project name or id (admin)')
-    p = _action(quota, 'set', common, quota_set,
-                'set a project\'s limits (admin); -1 means unlimited', with_name=False)
-    p.add_argument('--project', help='project name or id (default: your own)')
-    for flag, dest, what in (('--instances', 'instances', 'live instances'),
-                             ('--vcpus', 'vcpus', 'vCPUs'),
-                             ('--ram', 'ram_mib', 'MiB of RAM'),
-                             ('--volumes-gib', 'volumes_gib', 'GiB of volumes')):
-        p.add_argument(flag, dest=dest, type=int, metavar='N', help='at most N %s' % what)
-
-    group = sub.add_parser(
-        'server-group', help='place instances together or apart').add_subparsers(
-        dest='action', required=True, metavar='ACTION')
-    p = _action(group, 'create', common, group_create,
-                'create a group; boot members with "boot --server-group NAME"')
-    p.add_argument('--policy', required=True, choices=server_groups.POLICIES,
-                   help='affinity: all members on one host; anti-affinity: every '
-                        'member on a different host')
-    _action(group, 'list', common, group_list, 'list your project\'s groups',
-            with_name=False)
-    _action(group, 'show', common, group_show, 'show a group and its members')
-    _action(group, 'delete', common, group_delete, 'delete a group without members')

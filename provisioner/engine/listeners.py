@@ -8,6 +8,7 @@ from taskflow import states as tf_states
 
 from provisioner.compute import instances
 from provisioner.conf import CONF
+from provisioner.engine.progress import StepEvent
 from provisioner import redact
 
 from flows import constants
@@ -18,19 +19,6 @@ _START = {tf_states.RUNNING: '', tf_states.REVERTING: ' (revert)'}
 _END = {tf_states.SUCCESS: ('', 'Success'), tf_states.FAILURE: ('', 'Error'),
         tf_states.REVERTED: (' (revert)', 'Success'),
         tf_states.REVERT_FAILURE: (' (revert)', 'Error')}
-
-
-class StepEvent:
-    """What a progress reporter is told when a step starts or ends."""
-
-    __slots__ = ('name', 'finished', 'result', 'duration', 'message')
-
-    def __init__(self, name, finished, result=None, duration=None, message=None):
-        self.name = name
-        self.finished = finished
-        self.result = result
-        self.duration = duration
-        self.message = message
 
 
 class EventRecorder(listener_base.Listener):

@@ -1,4 +1,4 @@
-"""tox -e bench: python -m tests.bench [flow|real|scheduler|distributed|api]..."""
+"""tox -e bench: python -m tests.bench [flow|real|scheduler|distributed|api|startup]..."""
 
 import sys
 
@@ -7,10 +7,11 @@ from tests.bench import distributed
 from tests.bench import flow_overhead
 from tests.bench import real_boot
 from tests.bench import scheduler
+from tests.bench import startup
 
 BENCHES = {'flow': flow_overhead.run, 'real': real_boot.run,
            'scheduler': scheduler.run, 'distributed': distributed.run,
-           'api': api.run}
+           'api': api.run, 'startup': startup.run}
 
 
 def main(argv):
