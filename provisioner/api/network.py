@@ -18,6 +18,7 @@ from provisioner.catalog import api as catalog_api
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner.network import ipam
 from provisioner import policy
 
 _SUBNET_NAMESPACE = uuid.UUID('0b8a4d1e-7c6f-4e8e-9a9d-3f1c2b5e6a70')
@@ -66,7 +67,7 @@ def resources(req):
     return wsgi.json_response({'resources': [
         {'name': name, 'collection': name + 's',
          'links': [{'rel': 'self', 'href': common.service_url(req, 'v2.0', name + 's')}]}
-        for name in ('network', 'subnet')]})
+        for name in ('network', 'subnet', 'port')]})
 
 
 def subnet_id(network_id):
@@ -161,6 +162,54 @@ def show_subnet(req, subnet):
         if subnet_id(row['id']) == subnet:
             return _one(req, 'subnet', subnet_view(row))
     raise exception.NotFound(kind='Subnet', name=subnet)
+
+
+# -- ports (read-only: a boot allocates them) and what isolated networks lack ---------
+
+def port_view(port):
+    return dict(_common(port), **{
+        'id': port['id'], 'name': '', 'network_id': port['network_id'],
+        'mac_address': port['mac'], 'admin_state_up': True, 'status': 'ACTIVE',
+        'device_id': port['instance_id'], 'device_owner': 'compute:nova',
+        'fixed_ips': [{'subnet_id': subnet_id(port['network_id']),
+                       'ip_address': port['ip']}],
+        'project_id': port['project_id'], 'tenant_id': port['project_id'],
+        'security_groups': [], 'allowed_address_pairs': [], 'extra_dhcp_opts': [],
+        'port_security_enabled': False, 'dns_name': '', 'dns_assignment': [],
+        'binding:host_id': port['host'] or '', 'binding:vif_type': 'bridge',
+        'binding:vnic_type': 'normal'})
+
+
+def _ports(req):
+    policy.authorize(req.context, 'network:list')
+    project = None if req.context.is_admin else req.context.project_id
+    return [port_view(p) for p in ipam.list_ports(project)]
+
+
+@SERVICE.route('GET', '/v2.0/ports')
+def list_ports(req):
+    return _listing(req, 'ports', _ports(req))
+
+
+@SERVICE.route('GET', '/v2.0/ports/{port_id}')
+def show_port(req, port_id):
+    for port in _ports(req):
+        if port['id'] == port_id:
+            return _one(req, 'port', port)
+    raise exception.NotFound(kind='Port', name=port_id)
+
+
+def _none_here(collection):
+    """Guest networks are isolated: no routers, floating IPs or security groups. The
+    lists exist (empty) because clients such as openstacksdk look them up."""
+    def handler(req):
+        policy.authorize(req.context, 'network:list')
+        return wsgi.json_response({collection.replace('-', '_'): []})
+    return handler
+
+
+for _collection in ('routers', 'floatingips', 'security-groups'):
+    SERVICE.add('GET', '/v2.0/' + _collection, _none_here(_collection))
 
 
 # -- quotas and extensions ------------------------------------------------------------

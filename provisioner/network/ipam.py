@@ -92,3 +92,18 @@ def release_ports(instance_id):
     with db_api.transaction() as session:
         session.execute(sa.delete(models.Port)
                         .where(models.Port.instance_id == instance_id))
+
+
+def list_ports(project_id=None):
+    """Every port (of one project's live instances) with its instance's project and host.
+    """
+    port, inst = models.Port, models.Instance
+    query = (sa.select(port, inst.project_id, inst.host)
+             .join(inst, inst.id == port.instance_id).order_by(port.created_at))
+    if project_id is not None:
+        query = query.where(inst.project_id == project_id)
+    with db_api.transaction() as session:
+        return [{'id': p.id, 'instance_id': p.instance_id, 'network_id': p.network_id,
+                 'mac': p.mac, 'ip': p.ip, 'created_at': p.created_at,
+                 'project_id': project, 'host': host}
+                for p, project, host in session.execute(query)]

@@ -276,3 +276,10 @@ def delete(req, server_id):
     instance_id = api.request_delete(api.server_record(server_id)['id'])
     dispatcher.get().delete(instance_id)
     return wsgi.empty_response(204)
+
+
+@SERVICE.route('GET', '/v2.1/servers/{server_id}/os-security-groups')
+def security_groups(req, server_id):
+    """Guest networks are isolated: a server has no security groups (clients ask)."""
+    compute(req).server_record(server_id)
+    return wsgi.json_response({'security_groups': []})

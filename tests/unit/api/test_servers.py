@@ -301,3 +301,34 @@ def test_a_deleted_servers_actions_stay_readable(application, cloud):
                   % listed.json['instanceActions'][0]['request_id'],
                   token=cloud['token']).json['instanceAction']
     assert 'mark-deleted' in [e['event'] for e in delete['events']]
+
+
+def test_a_servers_ports_and_what_isolated_networks_lack(application, cloud,
+                                                         admin_context):
+    server_id = boot(application, cloud)
+    server = call(application, 'GET', '/compute/v2.1/servers/%s' % server_id,
+                  token=cloud['token']).json['server']
+    [address] = server['addresses']['net1']
+    ports = call(application, 'GET', '/network/v2.0/ports?device_id=%s' % server_id,
+                 token=cloud['token']).json['ports']
+    assert [(p['device_id'], p['mac_address'], p['fixed_ips'][0]['ip_address'],
+             p['network_id']) for p in ports] == [
+        (server_id, address['OS-EXT-IPS-MAC:mac_addr'], address['addr'],
+         cloud['network'])]
+    assert call(application, 'GET', '/network/v2.0/ports/%s' % ports[0]['id'],
+                token=cloud['token']).json['port']['id'] == ports[0]['id']
+    for collection in ('routers', 'floatingips', 'security_groups'):
+        listed = call(application, 'GET', '/network/v2.0/%s'
+                      % collection.replace('_', '-'), token=cloud['token'])
+        assert listed.json == {collection: []}
+    groups = call(application, 'GET', '/compute/v2.1/servers/%s/os-security-groups'
+                  % server_id, token=cloud['token'])
+    assert groups.json == {'security_groups': []}
+    admin.create_project(admin_context, 'other')
+    admin.create_user(admin_context, 'bob', 'bob-secret1')
+    admin.add_role(admin_context, 'bob', 'other', 'member')
+    bob = identity.authenticate('bob', 'bob-secret1', 'other')
+    assert call(application, 'GET', '/network/v2.0/ports', token=bob).json == {
+        'ports': []}
+    assert call(application, 'GET', '/network/v2.0/ports/%s' % ports[0]['id'],
+                token=bob).status_int == 404
