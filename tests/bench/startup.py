@@ -13,7 +13,6 @@ benchmark (tox -e bench), not a unit test: tests/unit/test_cli_startup.py holds 
 timing-free half.
 """
 
-import json
 import os
 import shutil
 import socket
@@ -22,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from tests import cli_probe
 
 RUNS = int(os.environ.get('PROVISIONER_TEST_STARTUP_RUNS', '10'))
 BUDGET_S = 0.3
@@ -36,18 +37,7 @@ HEAVY_FOR_HELP = HEAVY + ('oslo_config', 'stevedore')
 
 REST_ERROR = 'No provisioner-api answered'
 
-_PROBE = r'''
-import contextlib, io, json, sys
-from provisioner.cmd import cli
-out = io.StringIO()
-with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-    try:
-        code = cli.main(sys.argv[1:])
-    except SystemExit as exc:
-        code = exc.code
-print(json.dumps({'code': code, 'output': out.getvalue(),
-                  'modules': sorted(m for m, v in sys.modules.items() if v is not None)}))
-'''
+
 
 
 def _command():
@@ -96,16 +86,10 @@ def _time(argv, env, fails):
 
 
 def _probe(argv, env):
-    done = subprocess.run([sys.executable, '-c', _PROBE] + argv, env=env,
-                          capture_output=True, text=True, timeout=60)
-    if done.returncode != 0:
-        raise RuntimeError('start-up probe of %s failed: %s' % (argv, done.stderr))
-    return json.loads(done.stdout.splitlines()[-1])['modules']
+    return cli_probe.probe(argv, env, timeout=60)['modules']
 
 
-def _heavy(modules, heavy):
-    """The heavy packages among ``modules`` (by top-level name)."""
-    return sorted({m.split('.')[0] for m in modules} & set(heavy))
+_heavy = cli_probe.heavy
 
 
 def run():

@@ -6,41 +6,25 @@ looks at ``sys.modules`` afterwards. The timings are tests/bench/startup.py's.
 
 import argparse
 import importlib
-import json
 import os
 import socket
-import subprocess
-import sys
 
 import pytest
 
 from provisioner.cmd import cli
+from tests import cli_probe
 
 HEAVY = ('taskflow', 'sqlalchemy', 'oslo_messaging', 'oslo_policy', 'libvirt', 'webob',
          'cheroot')
 
-_PROBE = r'''
-import contextlib, io, json, sys
-from provisioner.cmd import cli
-out = io.StringIO()
-with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-    try:
-        code = cli.main(sys.argv[1:])
-    except SystemExit as exc:
-        code = exc.code
-print(json.dumps({'code': code, 'output': out.getvalue(),
-                  'modules': sorted(m for m, v in sys.modules.items() if v is not None)}))
-'''
+
 
 
 def _probe(tmp_path, argv, **env):
     environ = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
     environ.update(env, XDG_CACHE_HOME=str(tmp_path / 'cache'))
-    done = subprocess.run([sys.executable, '-c', _PROBE] + argv, env=environ,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout.splitlines()[-1])
-    result['heavy'] = sorted({m.split('.')[0] for m in result['modules']} & set(HEAVY))
+    result = cli_probe.probe(argv, environ)
+    result['heavy'] = cli_probe.heavy(result['modules'], HEAVY)
     return result
 
 

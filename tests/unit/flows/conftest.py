@@ -52,3 +52,16 @@ def leftovers(hypervisor, api, instance_id):
     if claims.has_claim(instance_id):
         found.append('claim')
     return found
+
+
+def run_until(engine, step):
+    """Run a loaded flow engine until ``step`` ends, then stop as a dying process would."""
+    from taskflow import states as tf_states
+
+    def stop(state, details):
+        if details['task_name'] == step:
+            engine.suspend()
+
+    engine.atom_notifier.register(tf_states.SUCCESS, stop)
+    engine.run()
+    assert engine.storage.get_flow_state() == tf_states.SUSPENDED

@@ -10,6 +10,7 @@ from provisioner.engine import runner
 from provisioner import exception
 from tests.unit.flows.conftest import boot_request
 from tests.unit.flows.conftest import leftovers
+from tests.unit.flows.conftest import run_until
 
 from flows import constants as c
 
@@ -98,15 +99,7 @@ def _flow_uuid(instance_id):
 def _interrupt_after(instance_id, step):
     """Run the persisted boot until `step` finishes, then stop as a dying process would."""
     flow_detail = persistence.get_flow_detail(_flow_uuid(instance_id))
-    engine = runner._load_engine(flow_detail, instance_id)
-
-    def stop(state, details):
-        if details['task_name'] == step:
-            engine.suspend()
-
-    engine.atom_notifier.register(tf_states.SUCCESS, stop)
-    engine.run()
-    assert engine.storage.get_flow_state() == tf_states.SUSPENDED
+    run_until(runner._load_engine(flow_detail, instance_id), step)
 
 
 @pytest.mark.parametrize('step', [c.CLAIM_RESOURCES, c.CREATE_VOLUMES, c.DEFINE_DOMAIN,

@@ -8,6 +8,7 @@ from provisioner.compute import states
 from provisioner.engine import persistence
 from provisioner.engine import runner
 from tests.unit.flows.conftest import boot_request
+from tests.unit.flows.conftest import run_until
 
 from flows import constants as c
 
@@ -101,16 +102,9 @@ def _interrupt_after(instance_id, action_id, step):
     """Run the persisted flow until ``step`` ends, then stop as a dying process would."""
     action = actions.get_by_id(action_id)
     flow_detail = persistence.get_flow_detail(action['flow_uuid'])
-    engine = runner._load_engine(flow_detail, instance_id,
-                                 store={c.ACTION_ID: action_id, c.HOST: 'unit-host'})
-
-    def stop(state, details):
-        if details['task_name'] == step:
-            engine.suspend()
-
-    engine.atom_notifier.register(tf_states.SUCCESS, stop)
-    engine.run()
-    assert engine.storage.get_flow_state() == tf_states.SUSPENDED
+    run_until(runner._load_engine(flow_detail, instance_id,
+                                  store={c.ACTION_ID: action_id, c.HOST: 'unit-host'}),
+              step)
 
 
 def test_stop_interrupted_after_its_host_step_resumes(api, hypervisor, active):
