@@ -70,13 +70,19 @@ def disable_user(context, name):
         return {'id': user.id, 'name': name, 'enabled': False}
 
 
-def add_role(context, user_name, project_name, role):
-    policy.authorize(context, 'identity:role_add')
+def _assignment(session, context, action, user_name, project_name, role):
+    """(user, project) of a role assignment request, once policy and input allow it."""
+    policy.authorize(context, action)
     schemas.validate(schemas.ROLE_ADD, {'user': user_name, 'project': project_name,
                                         'role': role})
+    return (_by_name(session, models.User, user_name, 'User'),
+            _by_name(session, models.Project, project_name, 'Project'))
+
+
+def add_role(context, user_name, project_name, role):
     with db_api.transaction() as session:
-        user = _by_name(session, models.User, user_name, 'User')
-        project = _by_name(session, models.Project, project_name, 'Project')
+        user, project = _assignment(session, context, 'identity:role_add', user_name,
+                                    project_name, role)
         key = (user.id, project.id, role)
         if session.get(models.RoleAssignment, key) is None:
             session.add(models.RoleAssignment(user_id=user.id, project_id=project.id,
@@ -86,12 +92,9 @@ def add_role(context, user_name, project_name, role):
 
 def remove_role(context, user_name, project_name, role):
     """Take a role away; the user's tokens for that project end at once if none is left."""
-    policy.authorize(context, 'identity:role_remove')
-    schemas.validate(schemas.ROLE_ADD, {'user': user_name, 'project': project_name,
-                                        'role': role})
     with db_api.transaction() as session:
-        user = _by_name(session, models.User, user_name, 'User')
-        project = _by_name(session, models.Project, project_name, 'Project')
+        user, project = _assignment(session, context, 'identity:role_remove', user_name,
+                                    project_name, role)
         row = session.get(models.RoleAssignment, (user.id, project.id, role))
         if row is None:
             raise exception.NotFound(kind='Role assignment', name='%s of %s in %s'
