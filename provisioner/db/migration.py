@@ -19,7 +19,7 @@ from provisioner.engine import persistence
 from provisioner import exception
 
 # The newest revision in migrations/versions; a unit test keeps the two in step.
-SCHEMA_HEAD = '0007'
+SCHEMA_HEAD = '0010'
 _MIGRATIONS = os.path.join(os.path.dirname(__file__), 'migrations')
 _VERSION_TABLE = 'provisioner_alembic_version'
 
