@@ -304,9 +304,15 @@ def upload_image(req, image_id):
 
 @SERVICE.route('GET', '/v2/images/{image_id}/file')
 def download_image(req, image_id):
-    """200 and the bytes, streamed from the store; 204 while the image has none."""
-    _find(req, image_id)
-    image, path = _catalog(req).image_data(image_id)
+    """200 and the bytes, streamed from the store; 204 while the image has none.
+
+    ``?part=disk|kernel|ramdisk`` (provisioner's, for hosts' workers) sends that
+    file of what a boot of the image reads; the server picks the file, never the
+    client.
+    """
+    image, path = _catalog(req).image_data(image_id, req.GET.get('part'))
+    if image['id'] != image_id:
+        raise exception.NotFound(kind='Image', name=image_id)
     if path is None:
         return wsgi.empty_response(204)
     try:

@@ -89,11 +89,18 @@ class CatalogAPI:
     def upload_image(self, name_or_id, stream, size=None):
         return images.upload(self._own_image('upload', name_or_id)['id'], stream, size)
 
-    def image_data(self, name_or_id):
-        """(image, path of its data or None) for a download."""
+    def image_data(self, name_or_id, part=None):
+        """(image, path of its data or None) for a download; ``part`` (disk, kernel,
+        ramdisk) picks one file of what a boot of it reads, as hosts fetch them.
+
+        The service role (hosts' workers) downloads any image, private ones too.
+        """
         self._authorize('image', 'download')
-        image = images.show_visible(self.context, name_or_id)
-        return image, images.data_path(image)
+        if images.SERVICE_ROLE in self.context.roles:
+            image = images.show(name_or_id)
+        else:
+            image = images.show_visible(self.context, name_or_id)
+        return image, images.data_path(image, part)
 
     def update_host(self, name_or_id, **fields):
         """Enable or disable a host, or set its zone and allocation ratios."""

@@ -76,6 +76,10 @@ show = _catalog.show
 # -- images of the image API (Glance v2): created empty, then uploaded -----------------
 
 DISK_FORMATS = ('qcow2', 'raw', 'aki', 'ari')
+# The files a boot reads, each fetched by a host on its own.
+BOOT_PARTS = ('disk', 'kernel', 'ramdisk')
+# Hosts' workers download images with this role (provisioner bootstrap --service-user).
+SERVICE_ROLE = 'service'
 CONTAINER_FORMATS = ('bare',)
 VISIBILITIES = ('public', 'private')
 # Properties that are columns the boot path reads: Glance/Nova name -> column.
@@ -334,11 +338,21 @@ def _activate(image_id, path, written):
         return common.to_dict(row)
 
 
-def data_path(image):
+def data_path(image, part=None):
     """The file holding an image's data (None before an upload): the store's file,
-    or a registered image's disk (else kernel) file."""
+    or a registered image's disk (else kernel) file. With ``part`` (disk, kernel,
+    ramdisk): that file of a boot of the image (a linked aki/ari image's file for an
+    uploaded one); NotFound if the image has none."""
     if image['status'] != 'active':
         return None
+    if part is not None:
+        if part not in BOOT_PARTS:
+            raise exception.Invalid(reason='part must be one of %s, not %r'
+                                           % (', '.join(BOOT_PARTS), part))
+        if not image['%s_path' % part]:
+            raise exception.NotFound(message='Image %s has no %s.' % (image['id'],
+                                                                       part))
+        return image['%s_path' % part]
     if image['store_path']:
         return image['store_path']
     return image['disk_path'] or image['kernel_path']

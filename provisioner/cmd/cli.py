@@ -161,6 +161,7 @@ def _add_catalog(sub, common):
             p.add_argument('name')
             p.set_defaults(func=_command('catalog_delete'), resource=resource)
     _add_host_actions(host, common)
+    _add_maintenance(sub, host, common)
 
 
 def _add_instances(sub, common):
@@ -237,6 +238,34 @@ def _add_host_actions(host_actions, common):
                        help='over-commit of %s (e.g. %s); capacity = physical x ratio'
                             % (resource.upper() if resource != 'disk' else resource,
                                example))
+
+
+def _add_maintenance(sub, host_actions, common):
+    p = _with_format(sub.add_parser(
+        'audit', parents=[common],
+        help='compare what hosts hold with the database; --fix removes orphans',
+        description='List each orphan (held on a host by this deployment, but '
+                    'unknown or deleted in the database) and each missing resource '
+                    '(the database says the host holds it, the host does not): '
+                    'libvirt domains, networks and DHCP entries, pool volumes, '
+                    'config drives, instance directories. Resources of other '
+                    'deployments on the same host are never listed. Exit status: '
+                    '0 when nothing is found (or --fix removed every orphan and '
+                    'nothing is missing), 1 when problems remain or a host did not '
+                    'answer.'))
+    p.add_argument('--host', help='audit only this host (default: every host)')
+    p.add_argument('--fix', action='store_true',
+                   help='remove the orphans older than the grace period, and every '
+                        'leftover a failed cleanup recorded')
+    p.add_argument('--grace-period', type=int, metavar='SECONDS',
+                   help='override [worker] orphan_grace_period')
+    p.set_defaults(func=_command('audit', 'maintenance'))
+    p = _with_format(host_actions.add_parser(
+        'teardown', parents=[common],
+        help='remove every pool, network and file this deployment made on a host '
+             '(refused while instances remain on it)'))
+    p.add_argument('name', help='host name')
+    p.set_defaults(func=_command('host_teardown', 'maintenance'))
 
 
 # provisioner.compute.server_groups.POLICIES, without the database that module imports
@@ -355,6 +384,12 @@ def build_parser():
     p.add_argument('--username', required=True)
     p.add_argument('--password', required=True)
     p.add_argument('--project', required=True)
+    p.add_argument('--service-user', metavar='NAME',
+                   help='also create this user with the service role in project '
+                        '"service": hosts\' workers download images as it '
+                        '([image_service] username)')
+    p.add_argument('--service-password', metavar='PASSWORD',
+                   help='the service user\'s password ([image_service] password)')
     p.set_defaults(func=_command('bootstrap'), local=True)
 
     _add_instances(sub, common)

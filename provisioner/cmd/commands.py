@@ -97,10 +97,18 @@ def db_sync(args):
 
 def bootstrap(args):
     from provisioner.identity import service as identity
-    redact.register(args.password)
+    redact.register(args.password, args.service_password)
+    if bool(args.service_user) != bool(args.service_password):
+        raise exception.Invalid(reason='--service-user and --service-password go '
+                                       'together')
     ids = identity.bootstrap(args.username, args.password, args.project)
     print('Admin user %s (%s) in project %s (%s) is ready.'
           % (args.username, ids['user_id'], args.project, ids['project_id']))
+    if args.service_user:
+        ids = identity.bootstrap(args.service_user, args.service_password, 'service',
+                                 role='service')
+        print('Service user %s (%s) in project service (%s) is ready.'
+              % (args.service_user, ids['user_id'], ids['project_id']))
     return 0
 
 

@@ -1,5 +1,7 @@
 """[image] options: where uploaded images live, how large they may be, and which
-directories a path-registered image may name."""
+directories a path-registered image may name. [image_service]: how a host's worker
+reaches the image API to fetch images into its cache (Nova's [glance] and
+[service_user])."""
 
 from oslo_config import cfg
 
@@ -33,10 +35,34 @@ image_opts = [
                     'Glance\'s image_size_cap. Default 10 GiB.'),
 ]
 
+image_service_opts = [
+    cfg.StrOpt('auth_url',
+               help='Identity URL (as OS_AUTH_URL, e.g. http://api-host:8774/identity) '
+                    'a worker authenticates at to download images from the image '
+                    'API into its host\'s image cache; the token\'s catalog names '
+                    'the image endpoint. Unset (all-in-one), hosts read image files '
+                    'from the image store and registered paths directly. Related '
+                    'options: username, password, project_name.'),
+    cfg.StrOpt('username', default='provisioner-service',
+               help='The service user (made by "provisioner bootstrap '
+                    '--service-user"), whose service role may download any image.'),
+    cfg.StrOpt('password', secret=True,
+               help='The service user\'s password.'),
+    cfg.StrOpt('project_name', default='service',
+               help='The service user\'s project.'),
+    cfg.StrOpt('endpoint_override',
+               help='Image API URL to use instead of the catalog\'s (e.g. an '
+                    'internal address, http://10.0.0.5:8774/image).'),
+    cfg.IntOpt('timeout', default=60, min=1,
+               help='Seconds to wait for the image API to connect or send more '
+                    'data before a download fails.'),
+]
+
 
 def register_opts(conf):
     conf.register_opts(image_opts, group='image')
+    conf.register_opts(image_service_opts, group='image_service')
 
 
 def list_opts():
-    return {'image': image_opts}
+    return {'image': image_opts, 'image_service': image_service_opts}

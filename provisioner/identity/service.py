@@ -20,7 +20,7 @@ from provisioner import exception
 from provisioner.identity import fernet
 from provisioner.identity import passwords
 
-ROLES = ('admin', 'member', 'reader')
+ROLES = ('admin', 'member', 'reader', 'service')
 
 
 def new_request_id():
@@ -60,8 +60,12 @@ def _get_or_create_project(session, name):
     return project
 
 
-def bootstrap(username, password, project_name):
-    """Create the first admin user and project; running it again resets the password."""
+def bootstrap(username, password, project_name, role='admin'):
+    """Create the first admin user and project; running it again resets the password.
+
+    With ``role='service'``: the user hosts' workers download images as (Nova's
+    service user in the ``service`` project).
+    """
     with db_api.transaction() as session:
         project = _get_or_create_project(session, project_name)
         user = session.execute(sa.select(models.User)
@@ -75,9 +79,9 @@ def bootstrap(username, password, project_name):
             user.enabled = True
             user.tokens_revoked_at = models.utcnow()
         session.flush()
-        if session.get(models.RoleAssignment, (user.id, project.id, 'admin')) is None:
+        if session.get(models.RoleAssignment, (user.id, project.id, role)) is None:
             session.add(models.RoleAssignment(user_id=user.id, project_id=project.id,
-                                              role='admin'))
+                                              role=role))
         ids = {'user_id': user.id, 'project_id': project.id}
     fernet.setup()
     return ids

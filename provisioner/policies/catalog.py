@@ -43,8 +43,10 @@ _image_rules = [
     policy.DocumentedRuleDefault('image:upload', base.PROJECT_MEMBER,
                                  'Upload the data of an image of the project.',
                                  _api('PUT', '/image/v2/images/{image_id}/file')),
-    policy.DocumentedRuleDefault('image:download', base.ANY_ROLE,
-                                 'Download the data of an image the caller sees.',
+    policy.DocumentedRuleDefault('image:download', base.ANY_ROLE + ' or role:service',
+                                 'Download the data of an image the caller sees '
+                                 '(the service role of hosts\' workers: any '
+                                 'image).',
                                  _api('GET', '/image/v2/images/{image_id}/file')),
     policy.DocumentedRuleDefault('image:update', base.PROJECT_MEMBER,
                                  'Change the name, properties or visibility of an '

@@ -28,6 +28,7 @@ import libvirt
 from provisioner import conf as provisioner_conf
 from provisioner import exception
 from provisioner.image import cache as image_cache
+from provisioner.image import fetcher
 from provisioner.network import host_routes
 from provisioner.virt import configdrive
 from provisioner.virt import fileperms
@@ -215,10 +216,13 @@ class LibvirtDriver:
 
     # -- images and root disks ---------------------------------------------------
 
-    def fetch_image(self, image_id, source_path, sha256):
+    def fetch_image(self, image_id, source_path, sha256, part='disk'):
+        """The host's cached, verified copy of one file (``part``) of an image:
+        downloaded from the image API, or read at ``source_path`` all-in-one."""
         _makedirs(_conf().state_path)
         cache = image_cache.ImageCache(os.path.join(_conf().state_path, 'images'))
-        return cache.fetch(image_id, source_path, sha256)
+        return fetcher.fetch(cache, fetcher.ImageFile(image_id, part, sha256,
+                                                      source_path))
 
     @staticmethod
     def _root_disk_name(instance_uuid):

@@ -222,3 +222,17 @@ def test_version(capsys):
         cli.main(['--version'])
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.startswith('provisioner ')
+
+
+def test_bootstrap_makes_the_service_user_hosts_fetch_images_as(run):
+    from provisioner.identity import service as identity
+    code, out, _ = run('bootstrap', '--username', 'admin', '--password', 'pw',
+                       '--project', 'admin', '--service-user', 'svc',
+                       '--service-password', 'svc-password')
+    assert code == 0 and 'Service user svc' in out
+    context = identity.validate(identity.authenticate('svc', 'svc-password',
+                                                      'service'))
+    assert context.roles == ('service',)
+    code, _, err = run('bootstrap', '--username', 'admin', '--password', 'pw',
+                       '--project', 'admin', '--service-user', 'svc')
+    assert code == 2 and 'go together' in err

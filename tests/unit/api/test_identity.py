@@ -351,7 +351,8 @@ def test_users_see_only_themselves(member_client, admin_context):
 def test_roles(admin_client, member_client):
     roles = admin_client.get('/identity/v3/roles').json['roles']
     assert [(r['id'], r['name']) for r in roles] == [
-        ('admin', 'admin'), ('member', 'member'), ('reader', 'reader')]
+        ('admin', 'admin'), ('member', 'member'), ('reader', 'reader'),
+        ('service', 'service')]
     assert admin_client.get('/identity/v3/roles?name=reader').json['roles'][0][
         'id'] == 'reader'
     assert admin_client.get('/identity/v3/roles/member').json['role']['name'] == 'member'

@@ -1,8 +1,13 @@
 """The host image cache: verified copies, atomic, idempotent."""
 
+import concurrent.futures
+import contextlib
 import hashlib
+import io
 import os
 import stat
+import threading
+import time
 
 import pytest
 
@@ -53,17 +58,57 @@ def test_cached_file_changed_behind_our_back_is_replaced(cache, source):
         assert f.read() == DATA
 
 
+def _entries(cache):
+    """What the cache holds besides lock files (kept: removing one races a locker)."""
+    return [n for n in os.listdir(cache.base_dir) if not n.endswith('.lock')]
+
+
 def test_checksum_mismatch_raises_and_leaves_nothing(cache, source):
     wrong = hashlib.sha256(b'other').hexdigest()
     with pytest.raises(exception.ImageInvalid, match='checksum mismatch'):
         cache.fetch('img', str(source), wrong)
-    assert os.listdir(cache.base_dir) == []
+    assert _entries(cache) == []
 
 
 def test_missing_source_raises(cache, tmp_path):
     with pytest.raises(exception.ImageInvalid, match='cannot be read'):
         cache.fetch('img', str(tmp_path / 'gone.img'), SHA)
-    assert os.listdir(cache.base_dir) == []
+    assert _entries(cache) == []
+
+
+def test_concurrent_fetches_share_one_copy(cache):
+    """Boots of one image at once: one reads the source, the others wait for it."""
+    opened = []
+    release = threading.Event()
+
+    @contextlib.contextmanager
+    def open_source():
+        opened.append(1)
+        release.wait(5)  # the others arrive while this copy is under way
+        yield io.BytesIO(DATA)
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        futures = [pool.submit(cache.ensure, 'img', SHA, open_source, 'test')
+                   for _ in range(4)]
+        time.sleep(0.2)
+        release.set()
+        results = {f.result() for f in futures}
+    assert results == {cache.path_for(SHA)}
+    assert len(opened) == 1
+
+
+def test_a_copy_cut_off_half_way_never_becomes_the_entry(cache):
+    class Broken(io.BytesIO):
+        def read(self, size=-1):
+            if self.tell():
+                raise OSError('connection reset')
+            return super().read(5)
+
+    with pytest.raises(OSError):
+        cache.ensure('img', SHA, lambda: contextlib.nullcontext(Broken(DATA)), 'test')
+    assert _entries(cache) == []
+    assert cache.ensure('img', SHA, lambda: contextlib.nullcontext(io.BytesIO(DATA)),
+                        'test') == cache.path_for(SHA)
 
 
 def test_malformed_checksum_raises(cache, source):

@@ -1,0 +1,136 @@
+"""Hosts fetch images from the image API as the service user, into their cache.
+
+provisioner-api's identity and image services serve on a loopback port from a
+cheroot thread; the fetcher downloads through it as a host's worker does.
+"""
+
+import hashlib
+import os
+import threading
+
+import pytest
+
+from provisioner.api import app as api_app
+from provisioner.api import identity
+from provisioner.api import image
+from provisioner.catalog import api as catalog_api
+from provisioner.catalog import images
+from provisioner import exception
+from provisioner.identity import service as identity_service
+from provisioner.image import cache as image_cache
+from provisioner.image import fetcher
+from tests.unit.api.conftest import Client
+
+SERVICE_PASSWORD = 'service-secret-123'
+OCTET = {'Content-Type': 'application/octet-stream'}
+
+
+@pytest.fixture
+def api_url(conf):
+    from cheroot import wsgi as cheroot_wsgi
+    app = api_app.Application({'/identity': identity.SERVICE, '/image': image.SERVICE})
+    server = cheroot_wsgi.Server(('127.0.0.1', 0), app, numthreads=4)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        yield 'http://127.0.0.1:%d' % server.bind_addr[1]
+    finally:
+        server.stop()
+        thread.join(10)
+
+
+@pytest.fixture
+def as_host(conf, api_url, admin_context):
+    """This process configured as a distributed host: the service user's settings."""
+    identity_service.bootstrap('provisioner-service', SERVICE_PASSWORD, 'service',
+                               role='service')
+    conf.set_override('auth_url', api_url + '/identity', group='image_service')
+    conf.set_override('password', SERVICE_PASSWORD, group='image_service')
+    return image_cache.ImageCache(os.path.join(conf.state_path, 'host-cache'))
+
+
+def _private_image(make_token, data, disk_format='raw'):
+    """A private image of project demo, uploaded through the API's WSGI app."""
+    client = Client(api_app.Application({'/image': image.SERVICE}),
+                    make_token('demo-member', 'member', 'demo'))
+    created = client.post('/image/v2/images', {
+        'name': 'private-img', 'disk_format': disk_format,
+        'container_format': 'bare'}).json
+    assert client.put('/image/v2/images/%s/file' % created['id'], raw=data,
+                      headers=OCTET).status_int == 204
+    return images.show(created['id'])
+
+
+def test_a_host_downloads_a_private_image_once_and_verifies_it(as_host, make_token,
+                                                               caplog):
+    data = os.urandom(1024 * 1024 + 17)
+    image_row = _private_image(make_token, data)
+    wanted = fetcher.ImageFile(image_row['id'], 'disk', image_row['disk_sha256'],
+                               path='/nonexistent/never-read')
+    with caplog.at_level('INFO', logger=fetcher.__name__):
+        cached = fetcher.fetch(as_host, wanted)
+    assert open(cached, 'rb').read() == data
+    assert 'Downloading the disk of image %s' % image_row['id'] in caplog.text
+    os.unlink(image_row['store_path'])  # a cache hit needs no API or store
+    assert fetcher.fetch(as_host, wanted) == cached
+
+
+def test_registered_images_kernel_and_ramdisk_are_served_to_the_host(
+        as_host, admin_context, tmp_path):
+    kernel, ramdisk = tmp_path / 'vmlinuz', tmp_path / 'initrd'
+    kernel.write_bytes(b'kernel bytes')
+    ramdisk.write_bytes(b'ramdisk bytes')
+    registered = catalog_api.CatalogAPI(admin_context, None).create_image(
+        'by-path', kernel=str(kernel), ramdisk=str(ramdisk))
+    for part, path in (('kernel', kernel), ('ramdisk', ramdisk)):
+        cached = fetcher.fetch(as_host, fetcher.ImageFile(
+            registered['id'], part, registered['%s_sha256' % part]))
+        assert open(cached, 'rb').read() == path.read_bytes()
+    with pytest.raises(exception.ImageInvalid, match='has no disk'):
+        fetcher.fetch(as_host, fetcher.ImageFile(registered['id'], 'disk',
+                                                 hashlib.sha256(b'-').hexdigest()))
+
+
+def test_a_corrupted_store_file_is_refused_by_its_hash(as_host, make_token):
+    image_row = _private_image(make_token, b'good bytes' * 1000)
+    with open(image_row['store_path'], 'r+b') as f:
+        f.write(b'BAD')
+    with pytest.raises(exception.ImageInvalid) as err:
+        fetcher.fetch(as_host, fetcher.ImageFile(image_row['id'], 'disk',
+                                                 image_row['disk_sha256']))
+    message = str(err.value)
+    assert image_row['id'] in message and 'checksum mismatch' in message
+    assert image_row['disk_sha256'] in message
+    assert not os.path.exists(as_host.path_for(image_row['disk_sha256']))
+
+
+def test_a_wrong_service_password_is_a_clear_error(as_host, conf, make_token):
+    image_row = _private_image(make_token, b'x' * 10)
+    conf.set_override('password', 'wrong-password', group='image_service')
+    with pytest.raises(fetcher.ImageUnavailable, match='cannot log in'):
+        fetcher.fetch(as_host, fetcher.ImageFile(image_row['id'], 'disk',
+                                                 image_row['disk_sha256']))
+
+
+def test_only_the_service_role_downloads_other_projects_images(as_host, make_token):
+    image_row = _private_image(make_token, b'private' * 10)
+    app = api_app.Application({'/image': image.SERVICE})
+    path = '/image/v2/images/%s/file' % image_row['id']
+    stranger = Client(app, make_token('other-member', 'member', 'other'))
+    assert stranger.get(path).status_int == 404
+    service = Client(app, identity_service.authenticate(
+        'provisioner-service', SERVICE_PASSWORD, 'service'))
+    assert service.get(path).body == b'private' * 10
+    assert service.get(path + '?part=nonsense').status_int == 400
+    assert service.get('/image/v2/images').status_int == 403  # downloads only
+
+
+def test_all_in_one_reads_the_local_file(conf, tmp_path):
+    source = tmp_path / 'disk.img'
+    source.write_bytes(b'local bytes')
+    sha = hashlib.sha256(b'local bytes').hexdigest()
+    cache = image_cache.ImageCache(str(tmp_path / 'cache'))
+    assert open(fetcher.fetch(cache, fetcher.ImageFile('img', 'disk', sha,
+                                                       str(source))), 'rb').read() \
+        == b'local bytes'
