@@ -1,57 +1,48 @@
-"""What every step shares: the hypervisor driver of this host and the fault point."""
+"""What every step shares: the fault point, cleanup reporting, and the host-step contract.
 
-import contextvars
-import functools
-import logging
+Host steps (the ``HostTask`` contract)
+--------------------------------------
+A step that changes the chosen host is two halves:
+
+* the host half, a ``flows.host.base.HostStep`` in a ``flows/host/*_steps.py``
+  module that imports no database: ``Payload``/``UndoPayload`` (frozen dataclasses,
+  JSON on the wire), ``run(payload) -> JSON result`` and ``undo(payload, result)``;
+* the engine half, a ``HostTask`` here in ``flows/tasks`` (the TaskFlow atom; its
+  name and the flow shapes are resume keys), with ``step = <the HostStep class>``
+  and these engine-side hooks, each optional:
+
+  ``before_run(**args)``          what the database records before the host starts
+                                  (a task_state);
+  ``build_payload(**args)``       the step's ``Payload`` from the database and the flow
+                                  arguments: only what the step needs; no secrets
+                                  beyond it. Its signature IS the atom's requirements
+                                  (default: ``(instance_id)`` -> ``InstancePayload``);
+  ``record(result, **args)``      write what the database must remember of the host's
+                                  result; returns the atom's result (default: result);
+  ``build_undo_payload(**args)``  the ``UndoPayload``; its signature is the revert's
+                                  requirements (default: ``(instance_id)``);
+  ``record_undo(**args)``         what the database forgets once the host undid.
+
+``execute`` and ``revert`` are composed from these, never written by hand:
+``execute = before_run; record(step.run(build_payload))`` and ``revert =
+step.undo(build_undo_payload, result); record_undo``. All-in-one they run in-process;
+distributed, ``provisioner.engine.remote`` runs the engine hooks on the engine and
+sends only the payload to the host's worker (``provisioner.worker.rpcapi``). The
+fault point (``faults.after_execute``) follows the step by its atom name in both
+modes, and an undo's failed cleanups come back as ``{CLEANUP_FAILED: [...]}``.
+"""
+
+import inspect
 
 from taskflow import task
 
 from provisioner import faults
-from provisioner import virt
 
-from flows import constants
+from flows.host import base as host_base
 
-LOG = logging.getLogger(__name__)
-
-
-def driver():
-    return virt.get_driver()
-
-
-# The cleanup errors of the revert running in this thread (None outside a revert).
-_cleanup_failures = contextvars.ContextVar('cleanup_failures', default=None)
-
-
-def undo(what, func, *args):
-    """Run one cleanup action; swallow its error so the others still run.
-
-    The error goes to the log (WARNING, with its traceback: the log file, not the
-    user's terminal) and into the revert's result, which the step's event and the
-    instance's fault show.
-    """
-    try:
-        func(*args)
-    except Exception as exc:
-        LOG.warning('Cleanup failed: %s: %s', what, exc, exc_info=True)
-        failures = _cleanup_failures.get()
-        if failures is not None:
-            failures.append('%s: %s' % (what, exc))
-
-
-def _reporting_cleanup_failures(revert):
-    """Wrap a revert so it returns {CLEANUP_FAILED: [...]} when an undo() failed."""
-
-    @functools.wraps(revert)
-    def wrapper(self, *args, **kwargs):
-        token = _cleanup_failures.set([])
-        try:
-            result = revert(self, *args, **kwargs)
-            failed = _cleanup_failures.get()
-        finally:
-            _cleanup_failures.reset(token)
-        return {constants.CLEANUP_FAILED: failed} if failed else result
-
-    return wrapper
+# Shared with the engine-side steps: their cleanups report the same way.
+driver = host_base.driver
+undo = host_base.undo
 
 
 class ProvisionerTask(task.Task):
@@ -63,22 +54,72 @@ class ProvisionerTask(task.Task):
         if 'execute' in cls.__dict__:
             cls.execute = faults.after_execute(cls.__dict__['execute'])
         if 'revert' in cls.__dict__:
-            cls.revert = _reporting_cleanup_failures(cls.__dict__['revert'])
+            cls.revert = host_base.reporting_cleanup_failures(cls.__dict__['revert'])
+
+
+def _composed(body, hook, extra=()):
+    """A method running body with the parameters of hook (plus extra, keyword-only):
+    TaskFlow reads an atom's requirements from the signatures of its execute and
+    revert, and tests call them as usual."""
+    params = list(inspect.signature(hook).parameters.values())
+    signature = inspect.Signature(
+        params + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+                  for name in extra]
+        + [inspect.Parameter('kwargs', inspect.Parameter.VAR_KEYWORD)])
+
+    def method(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        del arguments['self']
+        arguments.update(arguments.pop('kwargs'))
+        return body(self, **arguments)
+
+    method.__signature__ = signature
+    method.__name__ = method.__qualname__ = body.__name__.lstrip('_')
+    return method
+
+
+def _execute(self, **arguments):
+    self.before_run(**arguments)
+    result = self.step().run(self.build_payload(**arguments))
+    return self.record(result, **arguments)
+
+
+def _revert(self, result=None, flow_failures=None, **arguments):
+    outcome = self.step().undo(self.build_undo_payload(**arguments), result)
+    self.record_undo(**arguments)
+    return outcome
 
 
 class HostTask(ProvisionerTask):
-    """A step that changes the chosen host (disks, networks, the domain).
-
-    All-in-one it runs in-process; distributed, the engine's executor sends it to the
-    worker of the instance's host (``provisioner.engine.remote``). Its arguments and
-    result cross the wire as JSON, so they are IDs, paths and plain dicts.
-    """
+    """The engine half of a step that changes the chosen host (see the module doc)."""
 
     runs_on_host = True
     # A cleanup (delete flow) may run later, when its host's worker is back; a boot
     # step may not.
     deferrable = False
+    step = None  # the HostStep class
 
-    def capture(self, arguments):
-        """Arguments for running this step later; add what may be gone by then."""
-        return arguments
+    def __init_subclass__(cls, **kwargs):
+        if cls.step is not None:
+            cls.execute = _composed(_execute, cls.build_payload)
+            if cls.step.has_undo():
+                cls.revert = _composed(_revert, cls.build_undo_payload,
+                                       extra=('result', 'flow_failures'))
+        super().__init_subclass__(**kwargs)
+
+    def before_run(self, **arguments):
+        pass
+
+    def build_payload(self, instance_id):
+        return self.step.Payload(instance_id)
+
+    def record(self, result, **arguments):
+        return result
+
+    def build_undo_payload(self, instance_id):
+        return self.step.UndoPayload(instance_id)
+
+    def record_undo(self, **arguments):
+        pass

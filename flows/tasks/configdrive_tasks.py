@@ -1,15 +1,14 @@
 """The step that writes the config drive the guest reads (documented steps 52-54)."""
 
+import base64
 import ipaddress
-import logging
 
 from provisioner.compute import instances
 
 from flows import constants
+from flows.host import configdrive_steps
 from flows.tasks import base
 from flows.tasks import network_tasks
-
-LOG = logging.getLogger(__name__)
 
 
 def meta_data(req):
@@ -43,10 +42,6 @@ def network_data(ports):
     return {'links': links, 'networks': networks, 'services': []}
 
 
-def delete_config_drive(instance_id):
-    base.driver().delete_config_drive(instance_id)
-
-
 class BuildConfigDrive(base.HostTask):
     """Write the ISO 9660 config drive: meta_data, network_data and user_data.
 
@@ -54,24 +49,20 @@ class BuildConfigDrive(base.HostTask):
     """
 
     default_provides = constants.CONFIG_DRIVE
+    step = configdrive_steps.BuildConfigDrive
 
-    def execute(self, instance_id, ports):
-        req = instances.build_request(instance_id)
+    def build_payload(self, instance_id, ports):
         # user_data is read here, from the instance row, so it never enters the
         # flow store (TaskFlow persists every task's inputs and results).
-        return base.driver().create_config_drive(
-            instance_id, meta_data(req), network_data(ports),
-            instances.user_data(instance_id))
-
-    def revert(self, instance_id, result, **kwargs):
-        LOG.warning('Deleting the config drive of instance %s', instance_id)
-        base.undo('delete config drive', delete_config_drive, instance_id)
+        user_data = instances.user_data(instance_id)
+        return configdrive_steps.ConfigDrivePayload(
+            instance_id, meta_data(instances.build_request(instance_id)),
+            network_data(ports),
+            None if user_data is None else base64.b64encode(user_data).decode('ascii'))
 
 
 class DeleteConfigDrive(base.HostTask):
     """Delete the instance's config drive."""
 
     deferrable = True
-
-    def execute(self, instance_id):
-        delete_config_drive(instance_id)
+    step = configdrive_steps.DeleteConfigDrive

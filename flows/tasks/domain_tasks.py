@@ -8,38 +8,16 @@ from taskflow import retry
 
 from provisioner.compute import instances
 from provisioner.compute import states
-from provisioner import exception
-from provisioner.virt import spec as virt_spec
 
+from flows.host import domain_steps
 from flows.tasks import base
 
 LOG = logging.getLogger(__name__)
 
 
-class DomainNotRunningYet(exception.ProvisionerError):
-    msg_fmt = 'Domain of instance %(instance)s is %(state)s, not running yet.'
-
-
-class DomainStopped(exception.ProvisionerError):
-    msg_fmt = 'Domain of instance %(instance)s stopped while booting (%(state)s).'
-
-
-def destroy_domain(instance_id):
-    base.driver().destroy_domain(instance_id)
-
-
-def guest_spec(instance_id, root_disk, volumes, config_drive, ports, image_files):
-    req = instances.build_request(instance_id)
-    drv = base.driver()
-    return virt_spec.GuestSpec(
-        uuid=instance_id, display_name=req.name, vcpus=req.vcpus,
-        memory_mib=req.ram_mib, root_disk=root_disk,
-        kernel=image_files.get('kernel'), ramdisk=image_files.get('ramdisk'),
-        cmdline=image_files.get('cmdline'),
-        volumes=[(vol['path'], vol['id'][:20]) for vol in volumes],
-        config_drive=config_drive,
-        nics=[(port['mac'], drv.network_name(port['network'])) for port in ports],
-        console_log=drv.console_log_path(instance_id))
+# Defined with the host half (a worker raises them); the retry below checks them.
+DomainNotRunningYet = domain_steps.DomainNotRunningYet
+DomainStopped = domain_steps.DomainStopped
 
 
 class DefineDomain(base.HostTask):
@@ -48,15 +26,18 @@ class DefineDomain(base.HostTask):
     Reversion strategy: destroy and undefine the domain named after the instance.
     """
 
-    def execute(self, instance_id, root_disk, volumes, config_drive, ports, image_files):
-        instances.advance_task_state(instance_id, states.SPAWNING)
-        spec = guest_spec(instance_id, root_disk, volumes, config_drive, ports,
-                          image_files)
-        base.driver().define_domain(spec)
+    step = domain_steps.DefineDomain
 
-    def revert(self, instance_id, result, **kwargs):
-        LOG.warning('Undefining the domain of instance %s', instance_id)
-        base.undo('undefine domain', destroy_domain, instance_id)
+    def before_run(self, instance_id, **resources):
+        instances.advance_task_state(instance_id, states.SPAWNING)
+
+    def build_payload(self, instance_id, root_disk, volumes, config_drive, ports,
+                      image_files):
+        req = instances.build_request(instance_id)
+        return domain_steps.DomainPayload(
+            instance_id=instance_id, name=req.name, vcpus=req.vcpus, ram_mib=req.ram_mib,
+            root_disk=root_disk, image_files=image_files, volumes=volumes,
+            config_drive=config_drive, ports=ports)
 
 
 class StartDomain(base.HostTask):
@@ -65,12 +46,7 @@ class StartDomain(base.HostTask):
     Reversion strategy: destroy the domain (DefineDomain's revert undefines it).
     """
 
-    def execute(self, instance_id):
-        base.driver().start_domain(instance_id)
-
-    def revert(self, instance_id, result, **kwargs):
-        LOG.warning('Stopping the domain of instance %s', instance_id)
-        base.undo('stop domain', destroy_domain, instance_id)
+    step = domain_steps.StartDomain
 
 
 class WaitForBoot(base.HostTask):
@@ -79,13 +55,7 @@ class WaitForBoot(base.HostTask):
     Reversion strategy: none; StartDomain's revert stops the domain.
     """
 
-    def execute(self, instance_id):
-        state = base.driver().power_state(instance_id)
-        if state == states.RUNNING:
-            return state
-        if state in ('shutdown', 'crashed', 'nostate'):
-            raise DomainStopped(instance=instance_id, state=state)
-        raise DomainNotRunningYet(instance=instance_id, state=state)
+    step = domain_steps.WaitForBoot
 
 
 class PowerStatePoll(retry.Times):
@@ -118,8 +88,7 @@ class DestroyDomain(base.HostTask):
 
     deferrable = True
 
-    def execute(self, instance_id):
-        destroy_domain(instance_id)
+    step = domain_steps.DestroyDomain
 
 
 class DeleteInstanceFiles(base.HostTask):
@@ -127,5 +96,4 @@ class DeleteInstanceFiles(base.HostTask):
 
     deferrable = True
 
-    def execute(self, instance_id):
-        base.driver().delete_instance_dir(instance_id)
+    step = domain_steps.DeleteInstanceFiles

@@ -1,15 +1,10 @@
 """Steps that bring the image to the host and make the root disk (steps 19-21)."""
 
-import logging
-
 from provisioner.compute import instances
 
 from flows import constants
+from flows.host import image_steps
 from flows.tasks import base
-
-LOG = logging.getLogger(__name__)
-
-_IMAGE_FILES = ('disk', 'kernel', 'ramdisk')
 
 
 class FetchImage(base.HostTask):
@@ -19,20 +14,15 @@ class FetchImage(base.HostTask):
     """
 
     default_provides = constants.IMAGE_FILES
+    step = image_steps.FetchImage
 
-    def execute(self, instance_id):
+    def build_payload(self, instance_id):
         image = instances.build_request(instance_id).image
-        cached = {'disk_format': image['disk_format'], 'cmdline': image['cmdline']}
-        for kind in _IMAGE_FILES:
-            source = image['%s_path' % kind]
-            if source:
-                cached[kind] = base.driver().fetch_image(
-                    image['id'], source, image['%s_sha256' % kind])
-        return cached
-
-
-def delete_root_disk(instance_id):
-    base.driver().delete_root_disk(instance_id)
+        files = {'%s_%s' % (kind, what): image['%s_%s' % (kind, what)]
+                 for kind in image_steps.IMAGE_FILES for what in ('path', 'sha256')}
+        return image_steps.ImagePayload(
+            instance_id=instance_id, image_id=image['id'],
+            disk_format=image['disk_format'], cmdline=image['cmdline'], **files)
 
 
 class CreateRootDisk(base.HostTask):
@@ -43,21 +33,16 @@ class CreateRootDisk(base.HostTask):
     """
 
     default_provides = constants.ROOT_DISK
+    step = image_steps.CreateRootDisk
 
-    def execute(self, instance_id, image_files):
-        disk_gib = instances.build_request(instance_id).disk_gib
-        return base.driver().create_root_disk(
-            instance_id, image_files.get('disk'), image_files.get('disk_format'), disk_gib)
-
-    def revert(self, instance_id, result, **kwargs):
-        LOG.warning('Deleting the root disk of instance %s', instance_id)
-        base.undo('delete root disk', delete_root_disk, instance_id)
+    def build_payload(self, instance_id, image_files):
+        return image_steps.RootDiskPayload(
+            instance_id=instance_id, disk_gib=instances.build_request(instance_id).disk_gib,
+            image_disk=image_files.get('disk'), disk_format=image_files.get('disk_format'))
 
 
 class DeleteRootDisk(base.HostTask):
     """Delete the instance's root disk."""
 
     deferrable = True
-
-    def execute(self, instance_id):
-        delete_root_disk(instance_id)
+    step = image_steps.DeleteRootDisk

@@ -8,6 +8,7 @@ from provisioner.compute import states
 from provisioner.network import ipam
 
 from flows import constants
+from flows.host import network_steps
 from flows.tasks import base
 
 LOG = logging.getLogger(__name__)
@@ -20,18 +21,20 @@ def hostname(instance_name):
 
 
 class AllocatePorts(base.ProvisionerTask):
-    """Allocate a fixed IP and a MAC from IPAM on each requested network.
+    """Allocate a fixed IP and a MAC from IPAM on each requested network, or bind
+    the port a user made first.
 
-    Reversion strategy: release the instance's ports; a re-run adopts the ports an
-    interrupted run allocated.
+    Reversion strategy: delete the ports the boot made and unbind the user's (they
+    stay, as Neutron's); a re-run adopts the ports an interrupted run allocated.
     """
 
     default_provides = constants.PORTS
 
     def execute(self, instance_id):
         instances.advance_task_state(instance_id, states.NETWORKING)
-        network_ids = instances.build_request(instance_id).network_ids
-        return ipam.allocate_ports(instance_id, network_ids)
+        req = instances.build_request(instance_id)
+        return ipam.allocate_ports(instance_id, [dict(nic) for nic in req.nics],
+                                   req.project_id)
 
     def revert(self, instance_id, result, **kwargs):
         LOG.warning('Releasing the ports of instance %s', instance_id)
@@ -45,41 +48,36 @@ class ReleasePorts(base.ProvisionerTask):
         ipam.release_ports(instance_id)
 
 
-def release_dhcp(instance_id, ports=None):
-    """Drop the DHCP entries of the given ports, or of the instance's ports."""
-    for port in ports if ports is not None else ipam.ports_for(instance_id):
-        base.undo('drop DHCP entry %s' % port['mac'],
-                  base.driver().release_dhcp, port['network'], port['mac'])
-
-
 class ReserveDhcp(base.HostTask):
     """Plug each port's network on this host and pin its IP as a DHCP host entry.
 
     Reversion strategy: drop the instance's DHCP entries, found from its ports.
     """
 
-    def execute(self, instance_id, ports):
-        name = hostname(instances.build_request(instance_id).name)
-        drv = base.driver()
-        for port in ports:
-            drv.ensure_network(port['network'])
-            drv.reserve_dhcp(port['network'], port['mac'], port['ip'], name)
+    step = network_steps.ReserveDhcp
 
-    def revert(self, instance_id, result, ports=None, **kwargs):
-        LOG.warning('Dropping the DHCP entries of instance %s', instance_id)
-        # The ports argument, not the database: a revert replayed late (its worker was
-        # down) runs after AllocatePorts' revert released the rows.
-        release_dhcp(instance_id, ports)
+    def build_payload(self, instance_id, ports):
+        return network_steps.DhcpPayload(
+            instance_id, ports, hostname(instances.build_request(instance_id).name))
+
+    def build_undo_payload(self, instance_id, ports=None):
+        # The ports argument first, not the database: a revert replayed late (its
+        # worker was down) runs after AllocatePorts' revert released the rows.
+        return _dhcp_payload(instance_id, ports)
+
+
+def _dhcp_payload(instance_id, ports=None):
+    return network_steps.DhcpPayload(
+        instance_id, ports if ports is not None else ipam.ports_for(instance_id))
 
 
 class ReleaseDhcp(base.HostTask):
     """Drop the instance's DHCP host entries."""
 
     deferrable = True
+    step = network_steps.ReleaseDhcp
 
-    def capture(self, arguments):
-        # Run late, it would find no ports: ReleasePorts runs right after it.
-        return dict(arguments, ports=ipam.ports_for(arguments['instance_id']))
-
-    def execute(self, instance_id, ports=None):
-        release_dhcp(instance_id, ports)
+    def build_payload(self, instance_id, ports=None):
+        # Read now: a deferred run finds the ports in its payload, as ReleasePorts
+        # runs right after this step.
+        return _dhcp_payload(instance_id, ports)

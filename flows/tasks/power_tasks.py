@@ -10,20 +10,12 @@ import logging
 from provisioner.compute import actions
 from provisioner.compute import instances
 from provisioner.compute import power
-from provisioner.conf import CONF
 
+from flows.host import power_steps
 from flows.tasks import base
 from flows.tasks import lifecycle_tasks
 
 LOG = logging.getLogger(__name__)
-
-
-def _power_on(instance_id):
-    base.driver().power_on(instance_id)
-
-
-def _power_off_at_once(instance_id):
-    base.driver().power_off(instance_id, 0)
 
 
 class PowerActionGuard(base.ProvisionerTask):
@@ -58,16 +50,7 @@ class PowerOffDomain(base.HostTask):
     only and a failed stop leaves the instance active, so its domain must run.
     """
 
-    def execute(self, instance_id):
-        clean = base.driver().power_off(instance_id, CONF.compute.shutdown_timeout)
-        if not clean:
-            LOG.warning('Instance %s did not shut down within %d s; powered it off',
-                        instance_id, CONF.compute.shutdown_timeout)
-        return clean
-
-    def revert(self, instance_id, result, **kwargs):
-        LOG.warning('Starting the domain of instance %s again', instance_id)
-        base.undo('start domain again', _power_on, instance_id)
+    step = power_steps.PowerOffDomain
 
 
 class PowerOnDomain(base.HostTask):
@@ -77,12 +60,7 @@ class PowerOnDomain(base.HostTask):
     as it was before the start.
     """
 
-    def execute(self, instance_id):
-        base.driver().power_on(instance_id)
-
-    def revert(self, instance_id, result, **kwargs):
-        LOG.warning('Powering the domain of instance %s off again', instance_id)
-        base.undo('power off domain', _power_off_at_once, instance_id)
+    step = power_steps.PowerOnDomain
 
 
 class RebootDomain(base.HostTask):
@@ -95,12 +73,10 @@ class RebootDomain(base.HostTask):
     whose domain is off.
     """
 
-    def execute(self, instance_id, hard):
-        base.driver().reboot(instance_id, hard)
+    step = power_steps.RebootDomain
 
-    def revert(self, instance_id, result, **kwargs):
-        LOG.warning('Making sure the domain of instance %s runs', instance_id)
-        base.undo('start domain', _power_on, instance_id)
+    def build_payload(self, instance_id, hard):
+        return power_steps.RebootPayload(instance_id, hard)
 
 
 class RecordPowerState(base.ProvisionerTask):

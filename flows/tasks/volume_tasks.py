@@ -1,56 +1,63 @@
 """Steps that create the instance's volumes (documented steps 25-27)."""
 
-import logging
-
 from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner import naming
 from provisioner.volume import volumes
 
 from flows import constants
+from flows.host import volume_steps
 from flows.tasks import base
 
-LOG = logging.getLogger(__name__)
 
-
-def delete_volumes(instance_id):
-    """Delete every volume the request asked for, made or not, then their rows."""
+def volume_ids_payload(instance_id):
+    """Every volume id the request asked for, made or not."""
     count = len(instances.build_request(instance_id).volume_sizes)
-    for index in range(count):
-        vol_id = naming.volume_id(instance_id, index)
-        base.undo('delete volume %s' % vol_id, base.driver().delete_volume, vol_id)
-    volumes.delete_records(instance_id)
+    return volume_steps.VolumeIdsPayload(
+        instance_id, [naming.volume_id(instance_id, index) for index in range(count)])
 
 
 class CreateVolumes(base.HostTask):
     """Create the requested volumes in the host's volume pool and record them.
 
     Reversion strategy: delete them by their deterministic ids (instance + position),
-    so volumes made by an interrupted run are found too.
+    so volumes made by an interrupted run are found too; then their rows.
     """
 
     default_provides = constants.VOLUMES
+    step = volume_steps.CreateVolumes
 
-    def execute(self, instance_id):
+    def before_run(self, instance_id):
         instances.advance_task_state(instance_id, states.BLOCK_DEVICE_MAPPING)
-        req = instances.build_request(instance_id)
-        created = []
-        for index, size_gib in enumerate(req.volume_sizes):
-            vol_id = naming.volume_id(instance_id, index)
-            path = base.driver().create_volume(vol_id, size_gib)
-            volumes.record(vol_id, instance_id, req.project_id, index, size_gib, path)
-            created.append({'id': vol_id, 'path': path, 'size_gib': size_gib})
-        return created
 
-    def revert(self, instance_id, result, **kwargs):
-        LOG.warning('Deleting the volumes of instance %s', instance_id)
-        base.undo('delete volumes', delete_volumes, instance_id)
+    def build_payload(self, instance_id):
+        sizes = instances.build_request(instance_id).volume_sizes
+        return volume_steps.CreateVolumesPayload(
+            instance_id, [[naming.volume_id(instance_id, index), size_gib]
+                          for index, size_gib in enumerate(sizes)])
+
+    def record(self, result, instance_id):
+        project_id = instances.build_request(instance_id).project_id
+        for index, vol in enumerate(result):
+            volumes.record(vol['id'], instance_id, project_id, index, vol['size_gib'],
+                           vol['path'])
+        return result
+
+    def build_undo_payload(self, instance_id):
+        return volume_ids_payload(instance_id)
+
+    def record_undo(self, instance_id):
+        volumes.delete_records(instance_id)
 
 
 class DeleteVolumes(base.HostTask):
-    """Delete the instance's volumes."""
+    """Delete the instance's volumes, then their rows."""
 
     deferrable = True
+    step = volume_steps.DeleteVolumes
 
-    def execute(self, instance_id):
-        delete_volumes(instance_id)
+    def build_payload(self, instance_id):
+        return volume_ids_payload(instance_id)
+
+    def record(self, result, instance_id):
+        volumes.delete_records(instance_id)
