@@ -12,7 +12,12 @@ IMAGE_FILES = ('disk', 'kernel', 'ramdisk')
 
 @dataclasses.dataclass(frozen=True)
 class ImagePayload:
-    """Where the image's files are and what they must hash to (sha256)."""
+    """The image's files and what they must hash to (sha256).
+
+    A distributed host downloads each file (disk, kernel, ramdisk) from the image
+    API by image id and part; the paths are where the image row says the files
+    are, read only all-in-one (provisioner.image.fetcher).
+    """
 
     instance_id: str
     image_id: str
@@ -27,7 +32,7 @@ class ImagePayload:
 
 
 class FetchImage(base.HostStep):
-    """Copy the image's files into this host's cache, verifying their sha256."""
+    """Bring the image's files into this host's cache, verifying their sha256."""
 
     Payload = ImagePayload
 
@@ -37,7 +42,8 @@ class FetchImage(base.HostStep):
             source = getattr(payload, '%s_path' % kind)
             if source:
                 cached[kind] = base.driver().fetch_image(
-                    payload.image_id, source, getattr(payload, '%s_sha256' % kind))
+                    payload.image_id, source, getattr(payload, '%s_sha256' % kind),
+                    part=kind)
         return cached
 
 

@@ -8,7 +8,8 @@ from flows.tasks import base
 
 
 class FetchImage(base.HostTask):
-    """Copy the image's files into this host's cache, verifying their sha256.
+    """Bring the image's files into this host's cache (downloaded from the image
+    API distributed), verifying their sha256.
 
     Reversion strategy: none; the cache is shared by every instance and kept.
     """
