@@ -168,9 +168,13 @@ def one_of(*choices):
     return check
 
 
+# The roles this cloud's policies know (identity's too): Keystone's defaults and the
+# 'service' role of the users hosts' workers download images as.
+ROLES = ('admin', 'member', 'reader', 'service')
+
+
 def role(value, field='role'):
-    from provisioner.identity import service
-    return one_of(*service.ROLES)(value, field)
+    return one_of(*ROLES)(value, field)
 
 
 def kernel_cmdline(value, field='--cmdline'):

@@ -13,15 +13,10 @@ import os
 from provisioner.client import http
 from provisioner.client.http import quote
 from provisioner.client.http import unwrap
+from provisioner import disk_formats
 from provisioner import exception
-from provisioner.image import store
 
 COMPUTE = 'compute'
-
-
-def _detect_format(path):
-    with open(path, 'rb') as f:
-        return 'qcow2' if f.read(4) == store.QCOW2_MAGIC else 'raw'
 
 
 class RestCatalogAPI:
@@ -81,7 +76,7 @@ class RestCatalogAPI:
                 links['kernel_id'] = self._upload(
                     made, name + '-kernel' if file else name, 'aki', kernel, fields)
             if file:
-                self._upload(made, name, disk_format or _detect_format(file),
+                self._upload(made, name, disk_format or disk_formats.detect(file),
                              file, dict(common, **links))
         except BaseException:
             for image_id in reversed(made):

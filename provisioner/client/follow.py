@@ -7,11 +7,14 @@ and report each step as its event appears.
 
 import time
 
-from provisioner.compute import states
-from provisioner.engine import progress as step_progress
 from provisioner import exception
+from provisioner import progress as step_progress
 
 POLL_INTERVAL = 0.5
+# vm_state values as the API shows them (OS-EXT-STS:vm_state): the client reads the
+# wire, never the server's modules.
+BUILDING = 'building'
+DELETED = 'deleted'
 
 
 def follow(show, instance_id, progress, seen, until_gone=False, last=None,
@@ -26,11 +29,11 @@ def follow(show, instance_id, progress, seen, until_gone=False, last=None,
             info = show(instance_id)
         except exception.NotFound:
             if until_gone and last is not None:
-                return dict(last, vm_state=states.DELETED, task_state=None)
+                return dict(last, vm_state=DELETED, task_state=None)
             raise
         seen = report_new_events(info['events'], seen, progress)
         last = info
-        if not until_gone and info['vm_state'] != states.BUILDING:
+        if not until_gone and info['vm_state'] != BUILDING:
             return info
         time.sleep(interval or POLL_INTERVAL)
 

@@ -8,7 +8,7 @@ from taskflow import states as tf_states
 
 from provisioner.compute import instances
 from provisioner.conf import CONF
-from provisioner.engine.progress import StepEvent
+from provisioner.progress import StepEvent
 from provisioner import redact
 
 from flows import constants

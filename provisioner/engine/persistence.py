@@ -220,12 +220,6 @@ def reset():
         _backend = None
 
 
-def upgrade():
-    """Create or upgrade TaskFlow's own tables (logbooks, flowdetails, atomdetails)."""
-    with contextlib.closing(get_backend().get_connection()) as conn:
-        conn.upgrade()
-
-
 @contextlib.contextmanager
 def fenced(flow_detail, lease):
     """Within this block, the flow's writes fail with LeaseLost once lease is lost."""

@@ -19,8 +19,9 @@ from provisioner.conf import CONF
 from provisioner import exception
 from provisioner.identity import fernet
 from provisioner.identity import passwords
+from provisioner import validation
 
-ROLES = ('admin', 'member', 'reader', 'service')
+ROLES = validation.ROLES
 
 
 def new_request_id():

@@ -22,13 +22,13 @@ import subprocess
 import uuid
 
 from provisioner.conf import CONF
+from provisioner import disk_formats
 from provisioner import exception
 
 LOG = logging.getLogger(__name__)
 
 CHUNK = 1024 * 1024
 HASH_ALGO = 'sha512'  # Glance's default [DEFAULT] hashing_algorithm
-QCOW2_MAGIC = b'QFI\xfb'
 _QCOW2_EXTERNAL_DATA_FILE = 1 << 2  # incompatible feature bit (qcow2 v3)
 _SAFE_NAME = re.compile(r'^[A-Za-z0-9._-]{1,255}$')
 _QEMU_IMG_TIMEOUT = 30
@@ -184,7 +184,7 @@ def check_content(upload, disk_format):
     """
     with open(upload.tmp_path, 'rb') as f:
         header = f.read(104)
-    is_qcow2 = header[:4] == QCOW2_MAGIC
+    is_qcow2 = header[:4] == disk_formats.QCOW2_MAGIC
     if disk_format == 'qcow2':
         if not is_qcow2:
             raise BadContent(reason='disk_format is qcow2 but the data is not a qcow2 '

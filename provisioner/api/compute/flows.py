@@ -23,7 +23,7 @@ Times are UTC with microseconds and a Z (2026-11-23T14:42:38.469947Z).
 from provisioner.api import common
 from provisioner.api.compute.service import SERVICE
 from provisioner.api import wsgi
-from provisioner.compute import flow_view
+from provisioner.engine import flow_view
 
 _TIMES = ('started_at', 'finished_at')
 

@@ -1,0 +1,85 @@
+"""tools/check_import_graph.py: cycles between areas and declared walls fail the check."""
+
+import importlib.util
+import pathlib
+
+import pytest
+
+_TOOL = pathlib.Path(__file__).resolve().parents[2] / 'tools' / 'check_import_graph.py'
+
+
+@pytest.fixture(scope='module')
+def checker():
+    spec = importlib.util.spec_from_file_location('check_import_graph', _TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _package(root, files):
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    for directory in {(root / path).parent for path in files}:
+        (directory / '__init__.py').touch()
+
+
+def test_a_cycle_through_a_function_level_import_fails_and_is_named(checker, tmp_path):
+    _package(tmp_path, {
+        'provisioner/volume/volumes.py': 'from provisioner.network import ipam\n',
+        'provisioner/network/ipam.py': 'def allocate():\n'
+                                       '    from provisioner.volume import volumes\n',
+    })
+    found = checker.problems(str(tmp_path), forbidden={}, allowed={}, known_cycles=())
+    assert found[0] == ('cycle: provisioner.network -> provisioner.volume -> '
+                        'provisioner.network')
+    assert '    provisioner/network/ipam.py:2 imports provisioner.volume.volumes' in found
+    assert checker.main([str(tmp_path)]) == 1
+
+
+def test_relative_and_from_package_imports_count(checker, tmp_path):
+    _package(tmp_path, {
+        'provisioner/faults.py': 'from .compute import instances\n',
+        'provisioner/compute/instances.py': 'from provisioner import faults\n',
+        'flows/boot.py': 'from provisioner.compute import instances\n',
+    })
+    found = checker.problems(str(tmp_path), forbidden={}, allowed={}, known_cycles=())
+    assert found[0] == 'cycle: provisioner.compute -> provisioner.faults -> ' \
+                       'provisioner.compute'
+
+
+def test_walls(checker, tmp_path):
+    _package(tmp_path, {
+        'provisioner/db/migration.py': 'from provisioner.engine import persistence\n'
+                                       'from provisioner.conf import CONF\n',
+        'provisioner/engine/persistence.py': '',
+        'provisioner/conf/__init__.py': 'CONF = None\n',
+        'provisioner/virt/driver.py': 'import provisioner.db.api\n',
+        'provisioner/db/api.py': '',
+        'flows/power.py': 'from provisioner.cmd import cli\n',
+        'provisioner/cmd/cli.py': '',
+    })
+    found = checker.problems(str(tmp_path), known_cycles=())
+    assert found == [
+        'wall: flows must not import provisioner.cmd (flows/power.py:1 imports '
+        'provisioner.cmd.cli)',
+        'wall: provisioner.db must not import provisioner.engine '
+        '(provisioner/db/migration.py:1 imports provisioner.engine.persistence)',
+        'wall: provisioner.virt must not import provisioner.db '
+        '(provisioner/virt/driver.py:1 imports provisioner.db.api)',
+    ]
+
+
+def test_a_clean_tree_passes(checker, tmp_path):
+    _package(tmp_path, {
+        'provisioner/engine/runner.py': 'import os\nfrom provisioner.compute import api\n',
+        'provisioner/compute/api.py': 'from provisioner.conf import CONF\n',
+        'provisioner/conf/__init__.py': '',
+    })
+    assert checker.problems(str(tmp_path), known_cycles=()) == []
+    assert checker.main([str(tmp_path)]) == 0
+
+
+def test_the_project_passes(checker):
+    assert checker.problems(str(_TOOL.parents[1])) == []
