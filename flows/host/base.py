@@ -92,7 +92,9 @@ class HostStep:
     than the instance id), and define ``run`` and, when a run leaves something to
     take back, ``undo``. Both must be idempotent: the engine sends a step again when
     its first message went unanswered, and replays deferred undos late.
-    ``undo`` reports the cleanups it could not do through ``undo()`` above.
+    ``undo`` reports the cleanups it could not do through ``undo()`` above; so does a
+    ``run`` that cleans up (a delete step): its result is then ``{CLEANUP_FAILED:
+    [...]}``, which the engine records as leftovers.
     """
 
     Payload = InstancePayload
@@ -100,8 +102,9 @@ class HostStep:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if 'undo' in cls.__dict__:
-            cls.undo = reporting_cleanup_failures(cls.__dict__['undo'])
+        for method in ('run', 'undo'):
+            if method in cls.__dict__:
+                setattr(cls, method, reporting_cleanup_failures(cls.__dict__[method]))
 
     @classmethod
     def path(cls):

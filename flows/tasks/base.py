@@ -18,7 +18,9 @@ A step that changes the chosen host is two halves:
                                   beyond it. Its signature IS the atom's requirements
                                   (default: ``(instance_id)`` -> ``InstancePayload``);
   ``record(result, **args)``      write what the database must remember of the host's
-                                  result; returns the atom's result (default: result);
+                                  result; returns the atom's result (default: result;
+                                  a run's failed cleanups stay the result, whatever
+                                  it returns);
   ``build_undo_payload(**args)``  the ``UndoPayload``; its signature is the revert's
                                   requirements (default: ``(instance_id)``);
   ``record_undo(**args)``         what the database forgets once the host undid.
@@ -32,12 +34,14 @@ fault point (``faults.after_execute``) follows the step by its atom name in both
 modes, and an undo's failed cleanups come back as ``{CLEANUP_FAILED: [...]}``.
 """
 
+import functools
 import inspect
 
 from taskflow import task
 
 from provisioner import faults
 
+from flows import constants
 from flows.host import base as host_base
 
 # Shared with the engine-side steps: their cleanups report the same way.
@@ -92,6 +96,19 @@ def _revert(self, result=None, flow_failures=None, **arguments):
     return outcome
 
 
+def _keeping_cleanup_failures(record):
+    """Wrap a record hook so a run's {CLEANUP_FAILED: [...]} stays the atom's result:
+    the engine's listener records those leftovers."""
+
+    @functools.wraps(record)
+    def wrapper(self, result, **arguments):
+        recorded = record(self, result, **arguments)
+        failed = isinstance(result, dict) and result.get(constants.CLEANUP_FAILED)
+        return result if failed else recorded
+
+    return wrapper
+
+
 class HostTask(ProvisionerTask):
     """The engine half of a step that changes the chosen host (see the module doc)."""
 
@@ -102,6 +119,8 @@ class HostTask(ProvisionerTask):
     step = None  # the HostStep class
 
     def __init_subclass__(cls, **kwargs):
+        if 'record' in cls.__dict__:
+            cls.record = _keeping_cleanup_failures(cls.__dict__['record'])
         if cls.step is not None:
             cls.execute = _composed(_execute, cls.build_payload)
             if cls.step.has_undo():

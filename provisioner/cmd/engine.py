@@ -19,6 +19,7 @@ def main(argv=None):
     from provisioner.engine import api_service
     from provisioner.engine import conductor
     from provisioner.engine import jobs
+    from provisioner.maintenance import audit as maintenance_audit
     from provisioner import rpc
 
     daemon.wait_for('The database', daemon.check_database)
@@ -27,7 +28,8 @@ def main(argv=None):
                             jobs.get_board)
     worker = conductor.Conductor(board)
     server = rpc.get_server(CONF.engine.topic, worker.name,
-                            [api_service.EngineAPIEndpoint()])
+                            [api_service.EngineAPIEndpoint(),
+                             maintenance_audit.EngineMaintenanceEndpoint()])
     server.start()
     LOG.info('Engine %s ready: API on topic %s, jobs from board %s', worker.name,
              CONF.engine.topic, CONF.jobboard.name)

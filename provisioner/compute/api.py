@@ -26,6 +26,7 @@ from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import runner
+from provisioner import leftovers
 from provisioner import exception
 from provisioner.network import ipam
 from provisioner import policy
@@ -139,6 +140,8 @@ class ComputeAPI:
         # The driver only computes the path here; it does not connect to libvirt.
         info['console_log'] = virt.get_driver().console_log_path(instance_id)
         info['events'] = instances.events(instance_id)
+        # What a failed cleanup left on a host, until an audit --fix removes it.
+        info['leftovers'] = leftovers.list_open(instance_id=instance_id)
         return info
 
     def console(self, name_or_id):

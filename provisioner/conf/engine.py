@@ -1,4 +1,4 @@
-"""[engine], [worker] and [jobboard] options: the distributed deployment.
+"""[engine], [worker], [jobboard] and [upgrade_levels] options: the distributed deployment.
 
 All-in-one needs none of them. With ``[DEFAULT] transport_url`` set, the CLI talks to
 provisioner-engine daemons over RPC, the engines run boots posted on the jobboard,
@@ -67,6 +67,39 @@ worker_opts = [
                help='Seconds between two reports of this host\'s capacity, usage '
                     'and liveness. Keep it well under [scheduler] host_down_time, '
                     'after which a silent host is not scheduled onto.'),
+    cfg.IntOpt('reconcile_interval',
+               default=600,
+               min=0,
+               help='Seconds between two audits of this host by its worker: it sends '
+                    'what this deployment holds here (domains, DHCP entries, pool '
+                    'volumes, config drives, instance directories) to an engine, '
+                    'which compares it with the database and answers with the '
+                    'orphans and missing resources; the worker logs each. 0 turns '
+                    'the periodic audit off ("provisioner audit" still works). '
+                    'Related options: reap_orphans, orphan_grace_period.'),
+    cfg.BoolOpt('reap_orphans',
+                default=False,
+                help='Whether the periodic audit removes the orphans it finds (older '
+                     'than orphan_grace_period), as "provisioner audit --fix" does. '
+                     'Off by default: the audit only logs them. Leftovers that a '
+                     'failed cleanup recorded are removed either way. Related '
+                     'options: reconcile_interval, orphan_grace_period.'),
+    cfg.IntOpt('orphan_grace_period',
+               default=600,
+               min=0,
+               help='Seconds an orphan must exist before an audit removes it. A '
+                    'boot may have made a volume or domain that the database does '
+                    'not list yet; keep this above the longest boot step '
+                    '([worker] task_timeout is a safe bound). Related options: '
+                    'reap_orphans.'),
+]
+
+upgrade_levels_opts = [
+    cfg.StrOpt('maintenance',
+               help='Highest version of the maintenance RPC API (audits, orphans, '
+                    'host teardown) this process sends, during a rolling upgrade '
+                    'while some workers or engines are older. Unset: the newest. '
+                    'Possible values: a version such as "1.0".'),
 ]
 
 jobboard_opts = [
@@ -86,7 +119,9 @@ def register_opts(conf):
     conf.register_opts(engine_opts, group='engine')
     conf.register_opts(worker_opts, group='worker')
     conf.register_opts(jobboard_opts, group='jobboard')
+    conf.register_opts(upgrade_levels_opts, group='upgrade_levels')
 
 
 def list_opts():
-    return {'engine': engine_opts, 'worker': worker_opts, 'jobboard': jobboard_opts}
+    return {'engine': engine_opts, 'worker': worker_opts, 'jobboard': jobboard_opts,
+            'upgrade_levels': upgrade_levels_opts}

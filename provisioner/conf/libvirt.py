@@ -37,14 +37,19 @@ libvirt_opts = [
                     'carries none of its own. Possible values: any kernel command '
                     'line; keep console=ttyS0 so the console log captures the boot.'),
     cfg.StrOpt('resource_prefix',
-               default='provisioner',
                regex=r'^[a-z][a-z0-9-]{0,31}$',
+               sample_default='<derived from state_path>',
                help='Prefix of the libvirt storage pools, networks and bridges this '
                     'deployment creates, so that two deployments (or test runs) on '
-                    'one libvirtd never collide. Possible values: lower-case '
-                    'letters, digits and "-", starting with a letter, at most 32 '
-                    'characters. Bridge names longer than 15 characters are '
-                    'shortened with a hash.'),
+                    'one libvirtd never collide. Unset (the default), it is derived '
+                    'from state_path: "prov-" and 8 hex digits of its hash, so two '
+                    'deployments with different state_path never share a pool; a '
+                    'host whose "provisioner-instances" pool already serves this '
+                    'state_path (made before the prefix was derived) keeps the '
+                    'prefix "provisioner". Possible values: lower-case letters, '
+                    'digits and "-", starting with a letter, at most 32 characters. '
+                    'Bridge names longer than 15 characters are shortened with a '
+                    'hash. Related options: state_path.'),
     cfg.StrOpt('config_drive_bus',
                default='virtio',
                choices=[('virtio', 'A read-only virtio disk after the volumes.'),

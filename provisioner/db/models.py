@@ -328,3 +328,23 @@ class DeferredHostStep(Base):
     name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     payload: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
     created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
+
+
+class Leftover(Base):
+    """Something this deployment made on a host and could not remove (a cleanup that
+    failed in a revert or a delete, a network a worker could not drop yet).
+
+    Open while ``resolved_at`` is null; an audit --fix, a later delete or the host's
+    reconciler that removes it (or finds it gone) resolves it.
+    """
+
+    __tablename__ = 'leftovers'
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True, autoincrement=True)
+    # domain, root_disk, volume, config_drive, instance_dir, dhcp_host, network, ...
+    kind: orm.Mapped[str] = orm.mapped_column(sa.String(32))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255), index=True)
+    instance_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36), index=True)
+    error: orm.Mapped[str] = orm.mapped_column(sa.Text)
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
+    resolved_at: orm.Mapped[datetime.datetime | None]

@@ -8,6 +8,7 @@ from taskflow import states as tf_states
 
 from provisioner.compute import instances
 from provisioner.conf import CONF
+from provisioner.engine import cleanups
 from provisioner.progress import StepEvent
 from provisioner import redact
 
@@ -51,13 +52,20 @@ class EventRecorder(listener_base.Listener):
         event_name = name + suffix
         message = None
         failure = details.get('result')
+        left_behind = [redact.redact(f) for f in cleanups.cleanup_failures(failure)]
+        is_cleanup = bool(suffix) or cleanups.is_cleanup_step(name)
         if result == 'Error' and failure is not None:
             message = redact.redact(failure.exception_str)
-        elif state == tf_states.REVERTED and isinstance(failure, dict) \
-                and failure.get(constants.CLEANUP_FAILED):
-            # The revert ran to its end, but left something behind: say what.
+            if is_cleanup:  # a failed revert or delete step left its resource
+                left_behind = ['%s: %s' % (name, message)]
+        elif left_behind:
+            # The step ran to its end, but left something behind: say what.
             result = 'Error'
-            message = redact.redact('; '.join(failure[constants.CLEANUP_FAILED]))
+            message = '; '.join(left_behind)
+        if left_behind:
+            cleanups.record(self._instance_id, name, self._host(), left_behind)
+        elif state == tf_states.SUCCESS and cleanups.is_cleanup_step(name):
+            cleanups.resolve(self._instance_id, name)
         # A step resumed from RUNNING gets no RUNNING notification (TaskFlow sees no
         # transition): its start is unknown, so it is recorded as starting now.
         started_at, began = self._open.pop(event_name, (instances.now(), None))
@@ -66,6 +74,13 @@ class EventRecorder(listener_base.Listener):
         duration = time.monotonic() - began if began is not None else None
         LOG.info('Instance %s: step %s %s', self._instance_id, event_name, result.lower())
         self._report(StepEvent(event_name, True, result, duration, message))
+
+    def _host(self):
+        """The host the flow's host steps ran on (the store's), else this one."""
+        try:
+            return self._engine.storage.fetch(constants.HOST) or CONF.host
+        except Exception:  # a flow that never chose a host
+            return instances.host_of(self._instance_id) or CONF.host
 
     def _report(self, event):
         if self._progress is not None:

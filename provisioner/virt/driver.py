@@ -6,8 +6,12 @@ IDs, so a re-run, a resume or a revert after a crash finds what an earlier run m
 Layout under CONF.state_path (every directory 0755: QEMU runs as libvirt-qemu):
     images/             verified image cache, files named by sha256
     instances/<uuid>/   console.log and disk.config (the config drive)
-    disks/              pool <resource_prefix>-instances: instance-<uuid>-root.qcow2
-    volumes/            pool <resource_prefix>-volumes: volume-<id>.qcow2
+    disks/              pool <prefix>-instances: instance-<uuid>-root.qcow2
+    volumes/            pool <prefix>-volumes: volume-<id>.qcow2
+
+<prefix> is [libvirt] resource_prefix, by default derived from state_path
+(``resource_prefix()``): what this deployment owns on a host is decidable from
+names and paths alone (provisioner.virt.inventory).
 """
 
 import contextlib
@@ -31,6 +35,7 @@ from provisioner.image import cache as image_cache
 from provisioner.image import fetcher
 from provisioner.network import host_routes
 from provisioner.virt import configdrive
+from provisioner.virt import deployment
 from provisioner.virt import fileperms
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
@@ -104,6 +109,14 @@ class LibvirtDriver:
     def _conn(self):
         return self.host.get_connection()
 
+    def connection(self):
+        """This host's libvirt connection (for the inventory of what it holds)."""
+        return self._conn()
+
+    def resource_prefix(self):
+        """The prefix of this deployment's pools, networks and bridges on the host."""
+        return deployment.resource_prefix(self._conn)
+
     # -- host --------------------------------------------------------------------
 
     def capacity(self):
@@ -146,11 +159,10 @@ class LibvirtDriver:
         return os.path.join(self.instance_dir(instance_uuid), 'disk.config')
 
     def network_name(self, net):
-        return '%s-net-%s' % (_conf().libvirt.resource_prefix,
-                              _safe_id('network', net['id']))
+        return '%s-net-%s' % (self.resource_prefix(), _safe_id('network', net['id']))
 
     def bridge_name(self, net):
-        prefix = _conf().libvirt.resource_prefix
+        prefix = self.resource_prefix()
         name = '%s-%s' % (prefix, _safe_id('network', net['id']))
         if len(name) <= _MAX_BRIDGE_NAME:
             return name
@@ -162,7 +174,7 @@ class LibvirtDriver:
     def _pool(self, kind, create):
         """The pool of 'instances' (root disks) or 'volumes'; None if absent and
         not ``create``."""
-        name = '%s-%s' % (_conf().libvirt.resource_prefix, kind)
+        name = '%s-%s' % (self.resource_prefix(), kind)
         if not create:
             return storage.lookup_pool(self._conn(), name)
         _makedirs(_conf().state_path)
@@ -171,7 +183,7 @@ class LibvirtDriver:
         return storage.ensure_pool(self._conn(), name, path)
 
     def pool_names(self):
-        prefix = _conf().libvirt.resource_prefix
+        prefix = self.resource_prefix()
         return ['%s-instances' % prefix, '%s-volumes' % prefix]
 
     # -- networks ----------------------------------------------------------------

@@ -48,6 +48,8 @@ def conf(tmp_path, schema_template):
     CONF([], project='provisioner', default_config_files=[])
     CONF.set_override('state_path', str(state))
     CONF.set_override('host', 'unit-host')
+    # The names the unit tests read; tests/unit/virt/test_inventory.py derives its own.
+    CONF.set_override('resource_prefix', 'provisioner', 'libvirt')
     # Tests register image files they write anywhere under their tmp_path.
     CONF.set_override('image_directories', [str(tmp_path)], group='image')
     _reset_process_state()

@@ -24,6 +24,11 @@ def _pool_path(pool):
     return etree.fromstring(pool.XMLDesc(0).encode()).findtext('target/path')
 
 
+def pool_path(pool):
+    """The directory a dir pool keeps its volumes in."""
+    return _pool_path(pool)
+
+
 def ensure_pool(conn, name, path):
     """A started, autostarted dir pool ``name`` at ``path`` (0750, hypervisor's group)."""
     fileperms.private_dir(path)  # QEMU (libvirt-qemu) must traverse it, nobody else

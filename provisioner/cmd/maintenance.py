@@ -1,0 +1,122 @@
+"""CLI for an operator's clean-up: ``audit [--fix]`` and ``host teardown HOST``.
+
+Both act where the database is: all-in-one on this host with its own driver;
+distributed (``transport_url`` set) on each host through its worker's maintenance
+endpoint. Through the REST API (OS_AUTH_URL) they are not available.
+"""
+
+import sys
+
+from provisioner.cmd import commands
+from provisioner.cmd import output
+from provisioner.conf import CONF
+from provisioner import exception
+from provisioner import rpc
+
+AUDIT_COLUMNS = ('host', 'problem', 'kind', 'name', 'reason', 'action')
+
+
+def _authorize(args):
+    if commands.uses_rest(args):
+        raise exception.Invalid(reason='audit and host teardown run where the '
+                                       'database is (an engine\'s host, or '
+                                       'all-in-one); unset OS_AUTH_URL and use that '
+                                       'host\'s configuration.')
+    from provisioner import policy
+    policy.authorize(commands._context(args), 'host:update')
+
+
+class _LocalHost:
+    """All-in-one: this process's driver is the host's."""
+
+    def __init__(self):
+        from provisioner import virt
+        self._driver = virt.get_driver()
+
+    def _check(self, host):
+        if host != CONF.host:
+            raise exception.NotFound(kind='Host', name=host)
+
+    def inventory(self, host):
+        from provisioner.maintenance import host as host_side
+        self._check(host)
+        return host_side.inventory(self._driver)
+
+    def remove_resources(self, host, entries):
+        from provisioner.maintenance import host as host_side
+        return host_side.remove(self._driver, entries)
+
+    def teardown(self, host):
+        from provisioner.maintenance import host as host_side
+        self._check(host)
+        return host_side.teardown(self._driver)
+
+
+def _host_api():
+    if rpc.is_distributed():
+        from provisioner.maintenance import rpcapi
+        return rpcapi.HostMaintenanceAPI()
+    return _LocalHost()
+
+
+def _hosts(args):
+    if args.host:
+        return [args.host]
+    if not rpc.is_distributed():
+        return [CONF.host]
+    from provisioner.catalog import hosts
+    return [h['name'] for h in hosts.list_all()]
+
+
+def _action(finding, fix):
+    if finding.problem != 'orphan':
+        return '-'
+    if finding.removed:
+        return 'removed'
+    if finding.error:
+        return 'failed: %s' % finding.error
+    if not fix:
+        return 'kept (run with --fix)'
+    return 'kept (younger than the grace period)'
+
+
+def audit(args):
+    """Compare each host with the database; with --fix remove the orphans."""
+    from provisioner.maintenance import audit as auditing
+    _authorize(args)
+    api = _host_api()
+    grace = CONF.worker.orphan_grace_period if args.grace_period is None \
+        else args.grace_period
+    findings, unreachable = [], []
+    for host in _hosts(args):
+        try:
+            findings += auditing.run(host, api.inventory, api.remove_resources, grace,
+                                     args.fix)
+        except rpc.messaging_errors() as exc:
+            unreachable.append(host)
+            print('Host %s: its worker did not answer (%s).' % (host, type(exc).__name__),
+                  file=sys.stderr)
+    rows = [dict(f.to_dict(), action=_action(f, args.fix)) for f in findings]
+    if args.format == 'json':
+        output.emit(rows, 'json')
+    elif rows:
+        output.table(rows, AUDIT_COLUMNS)
+    else:
+        print('No orphans and nothing missing.')
+    remaining = [f for f in findings if not f.removed]
+    return 1 if remaining or unreachable else 0
+
+
+def host_teardown(args):
+    """Remove this deployment's pools, networks and files from an unused host."""
+    from provisioner.maintenance import teardown
+    _authorize(args)
+    removed = teardown.teardown(args.name, _host_api().teardown)
+    if args.format == 'json':
+        output.emit({'host': args.name, 'removed': removed}, 'json')
+    else:
+        for line in removed:
+            print('  removed %s' % line)
+        print('Host %s torn down: nothing of this deployment is left on it.'
+              % args.name)
+    return 0

@@ -1,0 +1,71 @@
+"""The host side of an audit: list and remove this deployment's resources here.
+
+Runs in provisioner-worker (no database) or all-in-one in the CLI; every answer is
+plain data, so it crosses the wire as it is.
+"""
+
+import logging
+
+from provisioner.maintenance import rpcapi
+from provisioner.virt import inventory as inv
+
+LOG = logging.getLogger(__name__)
+
+
+def inventory(driver):
+    """[Resource dict] of this deployment on the driver's host."""
+    return [resource.to_dict() for resource in inv.collect(driver)]
+
+
+def remove(driver, resources):
+    """Remove each resource (dicts of the inventory), domains first and networks
+    last; [{'kind', 'name', 'error'}] with error None for each one removed."""
+    order = {kind: index for index, kind in enumerate(inv.KINDS)}
+    wanted = sorted((inv.Resource.from_dict(r) for r in resources),
+                    key=lambda r: order.get(r.kind, len(order)))
+    outcomes = []
+    for resource in wanted:
+        error = None
+        try:
+            inv.remove(driver, resource)
+            LOG.warning('Removed orphan %s %s', resource.kind, resource.name)
+        except Exception as exc:
+            error = str(exc) or type(exc).__name__
+            LOG.warning('Could not remove orphan %s %s: %s', resource.kind,
+                        resource.name, error)
+        outcomes.append({'kind': resource.kind, 'name': resource.name,
+                         'error': error})
+    return outcomes
+
+
+def delete_network(driver, network_id):
+    """Stop and undefine the libvirt network of ``network_id`` here, if present."""
+    driver.delete_network({'id': network_id})
+
+
+def teardown(driver):
+    """Remove every pool, network and file of this deployment here; what went."""
+    removed = inv.teardown(driver)
+    for line in removed:
+        LOG.warning('Teardown removed %s', line)
+    return removed
+
+
+class HostMaintenanceEndpoint:
+    """On each worker, next to its steps' endpoint: this host's side of audits."""
+
+    def __init__(self, driver):
+        self.target = rpcapi.target()
+        self._driver = driver
+
+    def inventory(self, ctxt):
+        return inventory(self._driver)
+
+    def remove_resources(self, ctxt, resources):
+        return remove(self._driver, resources)
+
+    def delete_network(self, ctxt, network_id):
+        delete_network(self._driver, network_id)
+
+    def teardown(self, ctxt):
+        return teardown(self._driver)

@@ -1,0 +1,87 @@
+"""Client side of the ``maintenance`` RPC namespace: audits, orphans and teardown.
+
+Two services answer it: every provisioner-worker (the host side, on
+``[worker] topic`` with server=<host>) and the engines (the database side, on
+``[engine] topic``). Both sides pin the version they send with
+``[upgrade_levels] maintenance``, for rolling upgrades.
+
+API version history:
+
+    1.0 - Initial version. Host: inventory, remove_resources, delete_network,
+          teardown. Engine: reconcile_host, record_removals.
+"""
+
+import threading
+
+from provisioner.conf import CONF
+from provisioner import rpc
+
+NAMESPACE = 'maintenance'
+VERSION = '1.0'
+
+_clients = {}
+_lock = threading.Lock()
+
+
+def target():
+    """The Target of both endpoints (worker and engine) of this namespace."""
+    return rpc.messaging().Target(namespace=NAMESPACE, version=VERSION)
+
+
+def _client(topic):
+    """One RPC client per topic and version cap, for the life of the process."""
+    cap = CONF.upgrade_levels.maintenance
+    with _lock:
+        client = _clients.get((topic, cap))
+        if client is None:
+            messaging = rpc.messaging()
+            target = messaging.Target(topic=topic, namespace=NAMESPACE,
+                                      version=VERSION)
+            client = _clients[(topic, cap)] = messaging.get_rpc_client(
+                rpc.get_transport(), target, version_cap=cap)
+        return client
+
+
+class HostMaintenanceAPI:
+    """Calls the worker of one host (no database there: data in, data out)."""
+
+    def __init__(self, timeout=None):
+        self._timeout = timeout or CONF.engine.api_timeout
+
+    def _prepare(self, host, timeout=None):
+        return _client(CONF.worker.topic).prepare(
+            server=host, version='1.0', timeout=timeout or self._timeout)
+
+    def inventory(self, host):
+        """[Resource dict] of this deployment on ``host``."""
+        return self._prepare(host).call({}, 'inventory')
+
+    def remove_resources(self, host, resources):
+        """Remove the given inventory entries; [{'kind', 'name', 'error'}]."""
+        return self._prepare(host).call({}, 'remove_resources', resources=resources)
+
+    def delete_network(self, host, network_id, timeout=None):
+        return self._prepare(host, timeout).call({}, 'delete_network',
+                                                 network_id=network_id)
+
+    def teardown(self, host):
+        """Remove every pool, network and file of this deployment on ``host``."""
+        return self._prepare(host).call({}, 'teardown')
+
+
+class EngineMaintenanceAPI:
+    """Calls any engine (they share the database)."""
+
+    def _prepare(self):
+        return _client(CONF.engine.topic).prepare(version='1.0',
+                                                  timeout=CONF.engine.api_timeout)
+
+    def reconcile_host(self, host, resources, grace_period):
+        """The findings (dicts) for a host's inventory, compared with the database."""
+        return self._prepare().call({}, 'reconcile_host', host=host,
+                                    resources=resources, grace_period=grace_period)
+
+    def record_removals(self, host, findings, outcomes):
+        """Tell the engine what the host removed of its orphans (and what not)."""
+        self._prepare().cast({}, 'record_removals', host=host, findings=findings,
+                             outcomes=outcomes)

@@ -1,0 +1,52 @@
+"""Which deployment owns what on a host: names and paths derived from state_path.
+
+Two deployments on one libvirtd (a test run beside a real one, two state_paths)
+must never touch each other's pools, networks, bridges or domains. Everything a
+deployment makes is named with its resource prefix or lives under its state_path,
+so ownership is decidable without any database.
+"""
+
+import hashlib
+import os
+import threading
+
+from provisioner import conf as provisioner_conf
+from provisioner.virt.libvirt import storage
+
+LEGACY_PREFIX = 'provisioner'  # the fixed default before the prefix was derived
+_derived = {}  # (uri, state_path) -> prefix, for this process
+_lock = threading.Lock()
+
+
+def derive_prefix(conn, state_path):
+    """'prov-' + 8 hex digits of the state_path's hash; a host whose pool made under
+    the old fixed prefix already serves this state_path keeps that prefix."""
+    legacy = storage.lookup_pool(conn, '%s-instances' % LEGACY_PREFIX)
+    if legacy is not None and os.path.realpath(storage.pool_path(legacy)) == \
+            os.path.realpath(os.path.join(state_path, 'disks')):
+        return LEGACY_PREFIX
+    digest = hashlib.sha256(os.path.realpath(state_path).encode()).hexdigest()
+    return 'prov-%s' % digest[:8]
+
+
+def resource_prefix(connect):
+    """[libvirt] resource_prefix, else the one derived for state_path (``connect()``
+    gives the libvirt connection, asked once per process and state_path)."""
+    conf = provisioner_conf.CONF
+    if conf.libvirt.resource_prefix:
+        return conf.libvirt.resource_prefix
+    key = (conf.libvirt.connection_uri, os.path.realpath(conf.state_path))
+    with _lock:
+        if key not in _derived:
+            _derived[key] = derive_prefix(connect(), conf.state_path)
+        return _derived[key]
+
+
+def under_state_path(path):
+    """True when ``path`` lies inside this deployment's state_path."""
+    root = os.path.realpath(state_path())
+    return bool(path) and os.path.realpath(path).startswith(root + os.sep)
+
+
+def state_path():
+    return provisioner_conf.CONF.state_path

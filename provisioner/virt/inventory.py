@@ -1,0 +1,194 @@
+"""What this deployment holds on its host, and how to remove one piece of it.
+
+The inventory lists, without any database: libvirt domains whose console log lies
+under this deployment's state_path, the libvirt networks named with its prefix and
+their DHCP host entries, the volumes of its two pools, and the instance directories
+(and config drives) under state_path/instances. Another deployment on the same host
+has another prefix and another state_path: none of its resources is ever listed, so
+none is ever removed (provisioner.virt.deployment).
+
+Names are the ones the leftovers table records (provisioner.compute.leftovers).
+"""
+
+import dataclasses
+import os
+import shutil
+import time
+import uuid
+
+import libvirt
+from lxml import etree
+
+from provisioner.virt import deployment
+from provisioner.virt.libvirt import host as libvirt_host
+from provisioner.virt.libvirt import network as libvirt_network
+from provisioner.virt.libvirt import storage
+
+DOMAIN, ROOT_DISK, VOLUME = 'domain', 'root_disk', 'volume'
+CONFIG_DRIVE, INSTANCE_DIR = 'config_drive', 'instance_dir'
+DHCP_HOST, NETWORK = 'dhcp_host', 'network'
+KINDS = (DOMAIN, ROOT_DISK, VOLUME, CONFIG_DRIVE, INSTANCE_DIR, DHCP_HOST, NETWORK)
+# What a host's steps make under state_path (the driver's layout); the database and
+# logs of an all-in-one state_path are not the host's to remove.
+HOST_DIRECTORIES = ('disks', 'volumes', 'instances', 'images')
+
+
+@dataclasses.dataclass(frozen=True)
+class Resource:
+    """One thing on the host. ``owner`` is the instance, volume or network id it
+    belongs to; ``network`` the network id of a DHCP entry; ``age`` seconds since it
+    was made (None: unknown); ``detail`` a path or an address, for people."""
+
+    kind: str
+    name: str
+    owner: str
+    network: str | None = None
+    detail: str = ''
+    age: float | None = None
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data):
+        fields = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in fields})
+
+
+def _uuid(text):
+    try:
+        return str(uuid.UUID(text))
+    except ValueError:
+        return None
+
+
+def _age(path, now):
+    try:
+        return max(0.0, now - os.stat(path).st_mtime)
+    except OSError:
+        return None
+
+
+def _domains(driver, now):
+    conn = driver.connection()
+    with libvirt_host.translate_errors('listing domains'):
+        domains = conn.listAllDomains(0)
+    for domain in domains:
+        try:
+            xml = etree.fromstring(domain.XMLDesc(0).encode())
+        except libvirt.libvirtError:
+            continue  # undefined while we looked
+        instance_id = _uuid(xml.findtext('uuid') or '')
+        console = xml.find('devices/serial/source')
+        path = console.get('path') if console is not None else None
+        if instance_id and deployment.under_state_path(path):
+            yield Resource(DOMAIN, domain.name(), instance_id, detail=path,
+                           age=_age(driver.instance_dir(instance_id), now))
+
+
+def _pool_volumes(driver, kind, now):
+    instances_pool, volumes_pool = driver.pool_names()
+    pool = storage.lookup_pool(driver.connection(),
+                               instances_pool if kind == ROOT_DISK else volumes_pool)
+    if pool is None or not deployment.under_state_path(storage.pool_path(pool)):
+        return
+    with libvirt_host.translate_errors('listing volumes of %s' % pool.name()):
+        pool.refresh(0)
+        names = pool.listVolumes()
+    head, tail = ('instance-', '-root.qcow2') if kind == ROOT_DISK \
+        else ('volume-', '.qcow2')
+    for name in names:
+        if name.startswith(head) and name.endswith(tail):
+            owner = name[len(head):-len(tail)]
+            path = os.path.join(storage.pool_path(pool), name)
+            yield Resource(kind, name, owner, detail=path, age=_age(path, now))
+
+
+def _instance_files(driver, now):
+    root = os.path.join(deployment.state_path(), 'instances')
+    try:
+        entries = sorted(os.listdir(root))
+    except FileNotFoundError:
+        return
+    for entry in entries:
+        instance_id = _uuid(entry)
+        path = os.path.join(root, entry)
+        if instance_id != entry or not os.path.isdir(path):
+            continue
+        yield Resource(INSTANCE_DIR, entry, entry, detail=path, age=_age(path, now))
+        drive = driver.config_drive_path(entry)
+        if os.path.exists(drive):
+            yield Resource(CONFIG_DRIVE, '%s/disk.config' % entry, entry,
+                           detail=drive, age=_age(drive, now))
+
+
+def _networks(driver):
+    conn = driver.connection()
+    head = '%s-net-' % driver.resource_prefix()
+    with libvirt_host.translate_errors('listing networks'):
+        names = [n.name() for n in conn.listAllNetworks(0)]
+    for name in sorted(names):
+        if not name.startswith(head):
+            continue
+        network_id = name[len(head):]
+        yield Resource(NETWORK, network_id, network_id, network=network_id,
+                       detail=name)
+        for entry in libvirt_network.dhcp_hosts(conn, name):
+            yield Resource(DHCP_HOST, (entry.mac or '').lower(), network_id,
+                           network=network_id, detail=entry.ip or '')
+
+
+def collect(driver):
+    """Every resource of this deployment on the driver's host, as Resources."""
+    now = time.time()
+    found = list(_domains(driver, now))
+    found += _pool_volumes(driver, ROOT_DISK, now)
+    found += _pool_volumes(driver, VOLUME, now)
+    found += _instance_files(driver, now)
+    found += _networks(driver)
+    return found
+
+
+def remove(driver, resource):
+    """Remove one resource of this deployment (idempotent: gone is fine)."""
+    kind, owner = resource.kind, resource.owner
+    if kind == DOMAIN:
+        driver.destroy_domain(owner)
+    elif kind == ROOT_DISK:
+        driver.delete_root_disk(owner)
+    elif kind == VOLUME:
+        driver.delete_volume(owner)
+    elif kind == CONFIG_DRIVE:
+        driver.delete_config_drive(owner)
+    elif kind == INSTANCE_DIR:
+        driver.delete_instance_dir(owner)
+    elif kind == DHCP_HOST:
+        driver.release_dhcp({'id': resource.network}, resource.name)
+    elif kind == NETWORK:
+        driver.delete_network({'id': owner})
+    else:
+        raise ValueError('unknown resource kind %r' % kind)
+
+
+def teardown(driver):
+    """Remove this deployment's domains, networks, pools and volumes from the host,
+    and the directories it made under state_path (HOST_DIRECTORIES); return what
+    was removed, one line each.
+
+    The caller checks first that no instance uses the host any more.
+    """
+    removed = []
+    for resource in collect(driver):
+        if resource.kind in (NETWORK, DOMAIN, ROOT_DISK, VOLUME, INSTANCE_DIR):
+            remove(driver, resource)
+            removed.append('%s %s' % (resource.kind, resource.name))
+    for name in driver.pool_names():
+        if storage.lookup_pool(driver.connection(), name) is not None:
+            storage.delete_pool(driver.connection(), name)
+            removed.append('pool %s' % name)
+    for directory in HOST_DIRECTORIES:
+        path = os.path.join(deployment.state_path(), directory)
+        if os.path.isdir(path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append('directory %s' % path)
+    return removed
