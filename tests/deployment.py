@@ -28,6 +28,9 @@ REDIS_URL = os.environ.get('PROVISIONER_TEST_REDIS', 'redis://127.0.0.1:6379/0')
 # ready: listening on http://HOST:PORT").
 READY = {'engine': 'ready: API on topic', 'worker': 'serving',
          'api': 'ready: listening on http://'}
+# serve_images(): the provisioner-api workers download images from, as this user.
+IMAGE_API = 'image-api'
+SERVICE_USER = 'provisioner-service'
 
 
 def free_port():
@@ -97,6 +100,7 @@ class Deployment:
         self.dsn = 'postgresql://postgres@127.0.0.1/%s' % self.db_name
         self.env = dict(env or os.environ)
         self.processes = {}
+        self.worker_conf = ''  # what every worker's config adds (serve_images)
         self.config_file = self.root / 'provisioner.conf'
         self.config_file.write_text(
             '[DEFAULT]\nstate_path = %(state)s\nhost = cli-host\n'
@@ -124,9 +128,26 @@ class Deployment:
     def log_path(self, host):
         return self.root / ('%s.log' % host)
 
+    def serve_images(self):
+        """Start provisioner-api as the image API (IMAGE_API) with its service user:
+        workers started afterwards download images from it over HTTP, as on hosts
+        that share no files with it."""
+        password = secrets.token_hex(12)
+        subprocess.run([sys.executable, '-m', 'provisioner.cmd.cli', '--config-file',
+                        str(self.config_file), 'bootstrap', '--service-user',
+                        SERVICE_USER, '--service-password', password],
+                       check=True, capture_output=True, env=self.env, cwd=REPO)
+        port = free_port()
+        self.start('api', IMAGE_API, extra_conf=api_conf(port))
+        self.worker_conf = ('[image_service]\nauth_url = http://127.0.0.1:%d/identity\n'
+                            'username = %s\npassword = %s\n'
+                            % (port, SERVICE_USER, password))
+
     def start(self, kind, host, extra_conf='', wait=True):
         """Start provisioner-<kind> as host; wait until it says it is ready."""
         conf = self.root / ('%s.conf' % host)
+        if kind == 'worker':
+            extra_conf = self.worker_conf + extra_conf
         conf.write_text('[DEFAULT]\nhost = %s\n%s' % (host, extra_conf))
         with open(self.log_path(host), 'ab') as log:
             since = log.tell()  # a restarted daemon appends: only its own lines count

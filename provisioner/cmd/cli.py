@@ -380,10 +380,11 @@ def build_parser():
                        help='create or upgrade the database schema')
     p.set_defaults(func=_command('db_sync'), local=True)
     p = sub.add_parser('bootstrap', parents=[common],
-                       help='create the first admin user and project')
-    p.add_argument('--username', required=True)
-    p.add_argument('--password', required=True)
-    p.add_argument('--project', required=True)
+                       help='create the first admin user and project (and the '
+                            'service user of hosts)')
+    p.add_argument('--username')
+    p.add_argument('--password')
+    p.add_argument('--project')
     p.add_argument('--service-user', metavar='NAME',
                    help='also create this user with the service role in project '
                         '"service": hosts\' workers download images as it '

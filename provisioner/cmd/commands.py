@@ -98,12 +98,18 @@ def db_sync(args):
 def bootstrap(args):
     from provisioner.identity import service as identity
     redact.register(args.password, args.service_password)
+    admin = (args.username, args.password, args.project)
     if bool(args.service_user) != bool(args.service_password):
         raise exception.Invalid(reason='--service-user and --service-password go '
                                        'together')
-    ids = identity.bootstrap(args.username, args.password, args.project)
-    print('Admin user %s (%s) in project %s (%s) is ready.'
-          % (args.username, ids['user_id'], args.project, ids['project_id']))
+    if not all(admin) and (any(admin) or not args.service_user):
+        raise exception.Invalid(reason='give --username, --password and --project '
+                                       '(the admin), --service-user and '
+                                       '--service-password, or both')
+    if all(admin):
+        ids = identity.bootstrap(*admin)
+        print('Admin user %s (%s) in project %s (%s) is ready.'
+              % (args.username, ids['user_id'], args.project, ids['project_id']))
     if args.service_user:
         ids = identity.bootstrap(args.service_user, args.service_password, 'service',
                                  role='service')

@@ -185,6 +185,16 @@ def guest_image():
 
 
 @pytest.fixture(scope='session')
+def guest_disk(guest_image):
+    """The same guest as a BIOS-bootable qcow2 disk (tools/build-guest-image)."""
+    disk = GUEST_IMAGE_DIR / 'disk.qcow2'
+    if not disk.exists():
+        subprocess.run([sys.executable, str(REPO / 'tools' / 'build-guest-image'),
+                        '--output', str(GUEST_IMAGE_DIR)], check=True)
+    return disk
+
+
+@pytest.fixture(scope='session')
 def cloud(guest_image):
     _libvirt_connection().close()
     root = pathlib.Path('/var/lib') / ('provisioner-test-%s' % secrets.token_hex(4))

@@ -236,3 +236,8 @@ def test_bootstrap_makes_the_service_user_hosts_fetch_images_as(run):
     code, _, err = run('bootstrap', '--username', 'admin', '--password', 'pw',
                        '--project', 'admin', '--service-user', 'svc')
     assert code == 2 and 'go together' in err
+    code, _, err = run('bootstrap', '--username', 'admin', '--password', 'pw')
+    assert code == 2 and '--project' in err
+    code, out, _ = run('bootstrap', '--service-user', 'svc2', '--service-password',
+                       'svc2-password')
+    assert code == 0 and 'Admin user' not in out and 'Service user svc2' in out

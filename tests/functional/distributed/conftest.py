@@ -70,6 +70,7 @@ def dcloud(guest_image):
         cloud = DistributedCloud(root, netutil.free_cidr())
         cloud.cli('db-sync')
         cloud.seed(guest_image)
+        cloud.deployment.serve_images()  # workers fetch images over HTTP
         for host in ('func-worker-a', 'func-worker-b'):
             cloud.start('worker', host)
         yield cloud

@@ -1,0 +1,66 @@
+"""Images uploaded once through the image API and booted on every host (issue 10).
+
+The distributed deployment's workers (tests/deployment.py ``serve_images``) share
+no files with the API: each downloads an image over HTTP from the image API as the
+service user, into its own host's cache, verified by its sha256.
+"""
+
+import shutil
+
+from tests.functional import conftest as base
+from tests.functional.distributed import test_distributed_api as distributed_api
+
+# The API in distributed mode, two engines and the client machine's settings.
+dapi = distributed_api.dapi
+
+
+def _domain_xml(server_id):
+    conn = base._libvirt_connection()
+    try:
+        return conn.lookupByName('instance-%s' % server_id).XMLDesc(0)
+    finally:
+        conn.close()
+
+
+def test_an_uploaded_disk_boots_on_each_host_downloaded_over_http(dapi, guest_disk,
+                                                                   tmp_path):
+    cloud, openstack = dapi.cloud, dapi.openstack
+    upload = tmp_path / 'uploaded.qcow2'  # the uploader's file, on the client machine
+    shutil.copy(guest_disk, upload)
+    image = openstack.json('image', 'create', '--file', upload, '--disk-format',
+                           'qcow2', '--container-format', 'bare', 'dapi-disk')
+    upload.unlink()  # no host can read it now: they download what the API stored
+    assert image['status'] == 'active'
+    since = {host: cloud.log_path(host).stat().st_size
+             for host in distributed_api.WORKERS}
+    # Anti-affinity puts the two boots on the two hosts.
+    group = openstack.json('server', 'group', 'create', '--policy', 'anti-affinity',
+                           'dapi-spread')
+    servers = []
+    try:
+        for name in ('dapi-disk-1', 'dapi-disk-2'):
+            servers.append(openstack.json(
+                'server', 'create', '--flavor', 'tiny', '--image', image['id'],
+                '--network', 'net1', '--hint', 'group=%s' % group['id'], '--wait',
+                name))
+        hosts = {distributed_api._host_of(cloud, s['id']): s for s in servers}
+        assert set(hosts) == distributed_api.WORKERS
+        for host, server in hosts.items():
+            assert server['status'] == 'ACTIVE'
+            guest = openstack.wait_for_console(server['id'])
+            assert guest['uuid'] == server['id']
+            assert '<kernel>' not in _domain_xml(server['id'])  # booted from the disk
+            with open(cloud.log_path(host), 'rb') as log:
+                log.seek(since[host])
+                lines = log.read().decode(errors='replace')
+            assert 'Downloading the disk of image %s from http://' % image['id'] \
+                in lines, lines[-3000:]
+        for server in servers:
+            instance = cloud.show(server['id'])
+            openstack.run('server', 'delete', '--wait', server['id'])
+            assert cloud.leftovers(instance) == []
+    finally:
+        for server in servers:
+            openstack.run('server', 'delete', '--wait', server['id'], check=False)
+        openstack.run('server', 'group', 'delete', group['id'], check=False)
+        openstack.run('image', 'delete', image['id'], check=False)
