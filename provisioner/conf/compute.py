@@ -43,6 +43,11 @@ fault_injection_opts = [
                 default=[],
                 help='TESTING ONLY. Step names after whose side effect the process '
                      'kills itself with SIGKILL, to prove resume and rollback.'),
+    cfg.BoolOpt('stop_taking_lease',
+                default=False,
+                help='TESTING ONLY. The engine stops itself (SIGSTOP) as it takes '
+                     'an instance\'s lease, its transaction still open, to prove '
+                     'another engine takes the boot over from a stalled one.'),
 ]
 
 
