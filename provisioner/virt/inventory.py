@@ -31,6 +31,7 @@ KINDS = (DOMAIN, ROOT_DISK, VOLUME, CONFIG_DRIVE, INSTANCE_DIR, DHCP_HOST, NETWO
 # What a host's steps make under state_path (the driver's layout); the database and
 # logs of an all-in-one state_path are not the host's to remove.
 HOST_DIRECTORIES = ('disks', 'volumes', 'instances', 'images')
+HOST_FILES = ('virt_type.json',)  # the KVM probe's answer (libvirt.host)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -172,7 +173,7 @@ def remove(driver, resource):
 
 def teardown(driver):
     """Remove this deployment's domains, networks, pools and volumes from the host,
-    and the directories it made under state_path (HOST_DIRECTORIES); return what
+    and what it made under state_path (HOST_DIRECTORIES, HOST_FILES); return what
     was removed, one line each.
 
     The caller checks first that no instance uses the host any more.
@@ -191,4 +192,9 @@ def teardown(driver):
         if os.path.isdir(path):
             shutil.rmtree(path, ignore_errors=True)
             removed.append('directory %s' % path)
+    for name in HOST_FILES:
+        path = os.path.join(deployment.state_path(), name)
+        if os.path.exists(path):
+            os.unlink(path)
+            removed.append('file %s' % path)
     return removed
