@@ -222,13 +222,16 @@ class ComputeAPI:
         return flavor_row, image_row, network_ids
 
     def _validate_placement(self, session, flavor_row, image_row, availability_zone):
-        for needed, have, what in ((image_row.min_ram_mib, flavor_row.ram_mib, 'MiB RAM'),
-                                   (image_row.min_disk_gib, flavor_row.disk_gib,
-                                    'GiB disk')):
+        # Nova's FlavorMemoryTooSmall and FlavorDiskSmallerThanMinDisk (400).
+        for needed, have, what, part in (
+                (image_row.min_ram_mib, flavor_row.ram_mib, 'MiB RAM', 'memory'),
+                (image_row.min_disk_gib, flavor_row.disk_gib, 'GiB disk', 'disk')):
             if needed and have < needed:
-                raise exception.Invalid(reason='image %s needs at least %d %s; flavor '
-                                               '%s has %d' % (image_row.name, needed, what,
-                                                              flavor_row.name, have))
+                raise exception.Invalid(reason='Flavor\'s %s is too small for requested '
+                                               'image: image %s needs at least %d %s; '
+                                               'flavor %s has %d'
+                                               % (part, image_row.name, needed, what,
+                                                  flavor_row.name, have))
         if availability_zone is not None and not session.execute(
                 sa.select(models.Host.id).where(
                     models.Host.availability_zone == availability_zone)).first():
