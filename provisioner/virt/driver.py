@@ -31,12 +31,12 @@ import libvirt
 
 from provisioner import conf as provisioner_conf
 from provisioner import exception
+from provisioner import fileperms
 from provisioner.image import cache as image_cache
 from provisioner.image import fetcher
 from provisioner.network import host_routes
 from provisioner.virt import configdrive
 from provisioner.virt import deployment
-from provisioner.virt import fileperms
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
 from provisioner.virt.libvirt import host as libvirt_host

@@ -7,7 +7,7 @@ import libvirt
 from lxml import etree
 
 from provisioner import exception
-from provisioner.virt import fileperms
+from provisioner import fileperms
 from provisioner.virt.libvirt import config
 from provisioner.virt.libvirt import host as libvirt_host
 
