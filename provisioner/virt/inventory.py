@@ -93,8 +93,11 @@ def _pool_volumes(driver, kind, now):
                                instances_pool if kind == ROOT_DISK else volumes_pool)
     if pool is None or not deployment.under_state_path(storage.pool_path(pool)):
         return
+    try:
+        pool.refresh(0)  # files made while libvirtd was not looking
+    except libvirt.libvirtError:
+        pass  # a boot is building a volume now: libvirt's last list will do
     with libvirt_host.translate_errors('listing volumes of %s' % pool.name()):
-        pool.refresh(0)
         names = pool.listVolumes()
     head, tail = ('instance-', '-root.qcow2') if kind == ROOT_DISK \
         else ('volume-', '.qcow2')
