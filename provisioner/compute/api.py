@@ -32,7 +32,6 @@ from provisioner.network import ipam
 from provisioner import policy
 from provisioner import schemas
 from provisioner import virt
-from provisioner.volume import volumes
 
 from taskflow import states as tf_states
 
@@ -136,7 +135,7 @@ class ComputeAPI:
                                     if row.launched_at else None)}
         info['addresses'] = [{'network': p['network']['name'], 'ip': p['ip'],
                               'mac': p['mac']} for p in ipam.ports_for(instance_id)]
-        info['volumes'] = volumes.for_instance(instance_id)
+        info['volumes'] = instances.volumes_of(instance_id)
         # The driver only computes the path here; it does not connect to libvirt.
         info['console_log'] = virt.get_driver().console_log_path(instance_id)
         info['events'] = instances.events(instance_id)

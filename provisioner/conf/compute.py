@@ -20,6 +20,12 @@ compute_opts = [
                help='Seconds a stop (or soft reboot) waits for the guest to shut '
                     'down after the ACPI power button before powering it off at '
                     'once. 0 powers off at once.'),
+    cfg.IntOpt('volume_detach_timeout',
+               default=30,
+               min=1,
+               help='Seconds a volume detach waits for the running guest to release '
+                    'the disk before it fails (the volume then stays attached, '
+                    'in-use). Related: [compute] shutdown_timeout.'),
     cfg.IntOpt('max_parallel_steps',
                default=4,
                min=1,
