@@ -68,6 +68,23 @@ def _list_of(rule, minimum, maximum, unique=False):
 _name = validation.name
 _ref = validation.name  # a name or a uuid: both follow the name rule
 
+
+def _nic(value, label):
+    """A network name or id, or {'network', 'fixed_ip'?} or {'port'} (one NIC)."""
+    if isinstance(value, str):
+        return _ref(value, label)
+    if not isinstance(value, dict) or set(value) - {'network', 'port', 'fixed_ip'} \
+            or bool(value.get('network')) == bool(value.get('port')) \
+            or (value.get('port') and value.get('fixed_ip') is not None):
+        raise exception.Invalid(reason='%s: give a network (with a fixed IP or not) or '
+                                       'a port, not %r' % (label, value))
+    if value.get('port'):
+        return {'port': _ref(value['port'], 'port')}
+    nic = {'network': _ref(value['network'], label)}
+    if value.get('fixed_ip') is not None:
+        nic['fixed_ip'] = validation.ipv4_address(value['fixed_ip'], 'fixed IP')
+    return nic
+
 PROJECT_CREATE = Schema('project create', {'name': Field(_name, 'project name')})
 USER_CREATE = Schema('user create', {
     'name': Field(_name, 'user name'),
@@ -112,7 +129,7 @@ BOOT = Schema('boot', {
     'key_name': Field(validation.display_name, 'key pair', required=False),
     'flavor': Field(_ref, 'flavor'),
     'image': Field(_ref, 'image'),
-    'networks': Field(_list_of(_ref, 1, MAX_NETWORKS, unique=True), 'network'),
+    'networks': Field(_list_of(_nic, 1, MAX_NETWORKS), 'network'),
     'volume_sizes': Field(_list_of(_bounded(validation.positive_int, MAX_VOLUME_GIB),
                                    0, MAX_VOLUMES), 'volume size (GiB)'),
     'user_data': Field(validation.user_data, 'user data', required=False),

@@ -26,20 +26,26 @@ def meta_data(req):
 
 
 def network_data(ports):
-    """network_data.json as the OpenStack metadata service writes it."""
-    links, networks = [], []
+    """network_data.json as the OpenStack metadata service writes it: a subnet's DNS
+    servers as services, no default route without a gateway."""
+    links, networks, services = [], [], []
     for index, port in enumerate(ports):
-        cidr = ipaddress.ip_network(port['network']['cidr'])
+        net = port['network']
+        cidr = ipaddress.ip_network(net['cidr'])
         link_id = 'tap%d' % index
         links.append({'id': link_id, 'type': 'phy', 'vif_id': port['id'],
                       'ethernet_mac_address': port['mac'], 'mtu': 1500})
+        dns = list(net.get('dns_nameservers') or ())
         networks.append({
             'id': 'network%d' % index, 'link': link_id, 'type': 'ipv4',
-            'network_id': port['network']['id'], 'ip_address': port['ip'],
-            'netmask': str(cidr.netmask),
+            'network_id': net['id'], 'ip_address': port['ip'],
+            'netmask': str(cidr.netmask), 'dns_nameservers': dns,
             'routes': [{'network': '0.0.0.0', 'netmask': '0.0.0.0',
-                        'gateway': port['network']['gateway']}]})
-    return {'links': links, 'networks': networks, 'services': []}
+                        'gateway': net['gateway']}] if net.get('gateway') else [],
+            'services': [{'type': 'dns', 'address': a} for a in dns]})
+        services += [{'type': 'dns', 'address': a} for a in dns
+                     if {'type': 'dns', 'address': a} not in services]
+    return {'links': links, 'networks': networks, 'services': services}
 
 
 class BuildConfigDrive(base.HostTask):

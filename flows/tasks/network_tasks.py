@@ -21,18 +21,20 @@ def hostname(instance_name):
 
 
 class AllocatePorts(base.ProvisionerTask):
-    """Allocate a fixed IP and a MAC from IPAM on each requested network.
+    """Allocate a fixed IP and a MAC from IPAM on each requested network, or bind
+    the port a user made first.
 
-    Reversion strategy: release the instance's ports; a re-run adopts the ports an
-    interrupted run allocated.
+    Reversion strategy: delete the ports the boot made and unbind the user's (they
+    stay, as Neutron's); a re-run adopts the ports an interrupted run allocated.
     """
 
     default_provides = constants.PORTS
 
     def execute(self, instance_id):
         instances.advance_task_state(instance_id, states.NETWORKING)
-        network_ids = instances.build_request(instance_id).network_ids
-        return ipam.allocate_ports(instance_id, network_ids)
+        req = instances.build_request(instance_id)
+        return ipam.allocate_ports(instance_id, [dict(nic) for nic in req.nics],
+                                   req.project_id)
 
     def revert(self, instance_id, result, **kwargs):
         LOG.warning('Releasing the ports of instance %s', instance_id)

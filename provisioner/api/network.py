@@ -1,32 +1,31 @@
-"""Network v2.0 (a read-only Neutron subset) over provisioner's networks.
+"""Network v2.0 (a Neutron subset): networks, their one subnet, ports and quotas.
 
-A provisioner network is a shared, admin-made network with exactly one IPv4
-subnet: its CIDR, gateway and DHCP range. Neutron keeps the subnet as a resource
-of its own, so it is served with a stable id derived from the network's
-(``subnet_id``). Networks have no owner project (``project_id`` null) and no
-network quotas (every limit -1, unlimited).
+A network belongs to a project (``shared`` ones, and the operator's, serve every
+project) and has at most one IPv4 subnet: on each host it is one isolated libvirt
+network whose dnsmasq serves one range. A second subnet on a network is refused
+(409): make another network for another range. Ports made here are unbound until a
+boot takes one (``--nic port-id=``). Routers, floating IPs and security groups do
+not exist (isolated networks): their lists are empty.
 """
-
-import uuid
 
 import sqlalchemy as sa
 
 from provisioner.api import app
 from provisioner.api import common
+from provisioner.api import network_views as views
 from provisioner.api import wsgi
-from provisioner.catalog import api as catalog_api
+from provisioner.catalog import networks as catalog_networks
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
-from provisioner.network import ipam
+from provisioner.network import addressing
+from provisioner.network import ports
+from provisioner.network import quotas
+from provisioner.network import service
 from provisioner import policy
+from provisioner import rpc
+from provisioner import virt
 
-_SUBNET_NAMESPACE = uuid.UUID('0b8a4d1e-7c6f-4e8e-9a9d-3f1c2b5e6a70')
-MTU = 1500  # libvirt's default for the bridges it makes
-NEUTRON_TYPES = {400: 'HTTPBadRequest', 401: 'HTTPUnauthorized', 403: 'HTTPForbidden',
-                 404: 'HTTPNotFound', 405: 'HTTPMethodNotAllowed', 409: 'HTTPConflict',
-                 413: 'HTTPRequestEntityTooLarge', 501: 'HTTPNotImplemented',
-                 503: 'HTTPServiceUnavailable'}
 QUOTA_RESOURCES = ('network', 'subnet', 'port', 'router', 'floatingip', 'security_group',
                    'security_group_rule', 'rbac_policy', 'subnetpool')
 EXTENSIONS = (
@@ -41,20 +40,27 @@ EXTENSIONS = (
      'Adds external network attribute to network resource.',
      '2013-01-14T10:00:00-00:00'),
 )
-# Query parameters that are not attribute filters.
-_NOT_FILTERS = ('fields', 'limit', 'marker', 'page_reverse', 'sort_key', 'sort_dir')
+# What this service takes on create; OSC and openstacksdk send these.
+_NETWORK_FIELDS = ('name', 'shared', 'project_id', 'tenant_id', 'description')
+_SUBNET_FIELDS = ('name', 'network_id', 'cidr', 'gateway_ip', 'allocation_pools',
+                  'enable_dhcp', 'dns_nameservers', 'project_id', 'tenant_id',
+                  'description')
+_PORT_FIELDS = ('name', 'network_id', 'fixed_ips', 'mac_address', 'project_id',
+                'tenant_id', 'description')
+_ALWAYS = {'admin_state_up': True, 'ip_version': 4, 'host_routes': [],
+           'port_security_enabled': False}
+
+SERVICE = wsgi.Service('network', fault=views.neutron_fault)
 
 
-def neutron_fault(status, message):
-    """Neutron's error body: {"NeutronError": {"type", "message", "detail"}}."""
-    return {'NeutronError': {'type': NEUTRON_TYPES.get(status, 'HTTPError'),
-                             'message': message, 'detail': ''}}
+def route(method, pattern, public=False):
+    def register(handler):
+        SERVICE.add(method, pattern, views.typed_errors(handler), public=public)
+        return handler
+    return register
 
 
-SERVICE = wsgi.Service('network', fault=neutron_fault)
-
-
-@SERVICE.route('GET', '/', public=True)
+@route('GET', '/', public=True)
 def versions(req):
     return wsgi.json_response({'versions': [
         {'id': 'v2.0', 'status': 'CURRENT',
@@ -62,7 +68,7 @@ def versions(req):
                     'href': '%s/network/v2.0/' % app.public_base_url(req)}]}]})
 
 
-@SERVICE.route('GET', '/v2.0')
+@route('GET', '/v2.0')
 def resources(req):
     return wsgi.json_response({'resources': [
         {'name': name, 'collection': name + 's',
@@ -70,133 +76,156 @@ def resources(req):
         for name in ('network', 'subnet', 'port')]})
 
 
-def subnet_id(network_id):
-    """The id of a network's one subnet: derived, so it is the same on every call."""
-    return str(uuid.uuid5(_SUBNET_NAMESPACE, network_id))
+def _project(req, body):
+    """The project a create is for: the caller's, or one an admin names."""
+    wanted = body.get('project_id') or body.get('tenant_id')
+    if wanted and wanted != req.context.project_id and not req.context.is_admin:
+        raise exception.Forbidden(reason='only an admin makes resources of another '
+                                         'project')
+    if body.get('description'):
+        raise wsgi.HTTPError(400, 'Invalid input: descriptions are not stored here; '
+                                  'leave description out.')
+    return wanted
 
 
-def _common(row):
-    created = common.isotime(row['created_at'])
-    return {'project_id': None, 'tenant_id': None, 'description': '', 'tags': [],
-            'created_at': created, 'updated_at': created, 'revision_number': 0}
+# -- networks ---------------------------------------------------------------------
 
-
-def network_view(row):
-    return dict(_common(row), **{
-        'id': row['id'], 'name': row['name'], 'admin_state_up': True, 'status': 'ACTIVE',
-        'subnets': [subnet_id(row['id'])], 'shared': True, 'router:external': False,
-        'mtu': MTU, 'port_security_enabled': False, 'availability_zones': ['nova'],
-        'availability_zone_hints': [], 'ipv4_address_scope': None,
-        'ipv6_address_scope': None, 'is_default': False, 'l2_adjacency': True})
-
-
-def subnet_view(row):
-    return dict(_common(row), **{
-        'id': subnet_id(row['id']), 'name': row['name'], 'network_id': row['id'],
-        'cidr': row['cidr'], 'ip_version': 4, 'gateway_ip': row['gateway'],
-        'enable_dhcp': True,
-        'allocation_pools': [{'start': row['dhcp_start'], 'end': row['dhcp_end']}],
-        'dns_nameservers': [], 'host_routes': [], 'ipv6_address_mode': None,
-        'ipv6_ra_mode': None, 'subnetpool_id': None, 'segment_id': None,
-        'service_types': []})
-
-
-def _networks(req):
-    return catalog_api.CatalogAPI(req.context, None).list('network')
-
-
-def _as_text(value):
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _filtered(req, items):
-    """Neutron's attribute filters: ?name=a&name=b matches either; unknown ones pass."""
-    for key in set(req.GET.keys()) - set(_NOT_FILTERS):
-        wanted = {v.lower() if v.lower() in ('true', 'false') else v
-                  for v in req.GET.getall(key)}
-        items = [i for i in items if key not in i or _as_text(i[key]) in wanted]
-    return items
-
-
-def _listing(req, collection, items):
-    """The page, with the ``fields`` asked for and a ``<collection>_links`` next link."""
-    shown, more = common.page(req, _filtered(req, items))
-    fields = req.GET.getall('fields')
-    if fields:
-        shown = [{k: v for k, v in item.items() if k in fields} for item in shown]
-    body = {collection: shown}
-    if more and shown and 'id' in shown[-1]:
-        body[collection + '_links'] = common.next_link(req, ['v2.0', collection],
-                                                       shown[-1]['id'])
-    return wsgi.json_response(body)
-
-
-def _one(req, key, item):
-    fields = req.GET.getall('fields')
-    if fields:
-        item = {k: v for k, v in item.items() if k in fields}
-    return wsgi.json_response({key: item})
-
-
-@SERVICE.route('GET', '/v2.0/networks')
+@route('GET', '/v2.0/networks')
 def list_networks(req):
-    return _listing(req, 'networks', [network_view(row) for row in _networks(req)])
+    return views.listing(req, 'networks', [views.network_view(n) for n in
+                                           service.list_networks(req.context)])
 
 
-@SERVICE.route('GET', '/v2.0/networks/{network_id}')
+@route('GET', '/v2.0/networks/{network_id}')
 def show_network(req, network_id):
-    row = catalog_api.CatalogAPI(req.context, None).show('network', network_id)
-    if row['id'] != network_id:  # a name: 404, so clients go on to ?name=
-        raise exception.NotFound(kind='Network', name=network_id)
-    return _one(req, 'network', network_view(row))
+    return views.one(req, 'network', views.network_view(
+        service.show_network(req.context, network_id)))
 
 
-@SERVICE.route('GET', '/v2.0/subnets')
+@route('POST', '/v2.0/networks')
+def create_network(req):
+    body = views.attributes(req, 'network', _NETWORK_FIELDS, _ALWAYS)
+    net = service.create_network(req.context, body.get('name') or '',
+                                 shared=body.get('shared', False),
+                                 project_id=_project(req, body))
+    return views.one(req, 'network', views.network_view(net), 201)
+
+
+@route('PUT', '/v2.0/networks/{network_id}')
+def update_network(req, network_id):
+    body = views.attributes(req, 'network', ('name', 'shared', 'description'), _ALWAYS)
+    _project(req, body)
+    net = service.update_network(req.context, network_id, body.get('name'),
+                                 body.get('shared'))
+    return views.one(req, 'network', views.network_view(net))
+
+
+def _unplug(net):
+    # All-in-one this process is the host that has the network; distributed, hosts.
+    driver = None if rpc.is_distributed() else virt.get_driver()
+    catalog_networks.remove_from_hosts(driver, net)
+
+
+@route('DELETE', '/v2.0/networks/{network_id}')
+def delete_network(req, network_id):
+    service.delete_network(req.context, network_id, _unplug)
+    return wsgi.empty_response(204)
+
+
+# -- subnets (one per network) ------------------------------------------------------
+
+@route('GET', '/v2.0/subnets')
 def list_subnets(req):
-    return _listing(req, 'subnets', [subnet_view(row) for row in _networks(req)])
+    return views.listing(req, 'subnets', [views.subnet_view(n) for n in
+                                          service.list_subnets(req.context)])
 
 
-@SERVICE.route('GET', '/v2.0/subnets/{subnet}')
+@route('GET', '/v2.0/subnets/{subnet}')
 def show_subnet(req, subnet):
-    for row in _networks(req):
-        if subnet_id(row['id']) == subnet:
-            return _one(req, 'subnet', subnet_view(row))
-    raise exception.NotFound(kind='Subnet', name=subnet)
+    return views.one(req, 'subnet', views.subnet_view(
+        service.show_subnet(req.context, subnet)))
 
 
-# -- ports (read-only: a boot allocates them) and what isolated networks lack ---------
+@route('POST', '/v2.0/subnets')
+def create_subnet(req):
+    body = views.attributes(req, 'subnet', _SUBNET_FIELDS, _ALWAYS)
+    _project(req, body)
+    for required in ('network_id', 'cidr'):
+        if not body.get(required):
+            raise wsgi.HTTPError(400, 'Invalid input: %s is required (this service '
+                                      'has no subnet pools).' % required)
+    net = service.create_subnet(
+        req.context, body['network_id'], body['cidr'], body.get('name') or '',
+        body.get('gateway_ip', addressing.DEFAULT), body.get('allocation_pools'),
+        body.get('enable_dhcp', True), body.get('dns_nameservers') or [])
+    return views.one(req, 'subnet', views.subnet_view(net), 201)
 
-def port_view(port):
-    return dict(_common(port), **{
-        'id': port['id'], 'name': '', 'network_id': port['network_id'],
-        'mac_address': port['mac'], 'admin_state_up': True, 'status': 'ACTIVE',
-        'device_id': port['instance_id'], 'device_owner': 'compute:nova',
-        'fixed_ips': [{'subnet_id': subnet_id(port['network_id']),
-                       'ip_address': port['ip']}],
-        'project_id': port['project_id'], 'tenant_id': port['project_id'],
-        'security_groups': [], 'allowed_address_pairs': [], 'extra_dhcp_opts': [],
-        'port_security_enabled': False, 'dns_name': '', 'dns_assignment': [],
-        'binding:host_id': port['host'] or '', 'binding:vif_type': 'bridge',
-        'binding:vnic_type': 'normal'})
+
+@route('PUT', '/v2.0/subnets/{subnet}')
+def update_subnet(req, subnet):
+    body = views.attributes(req, 'subnet', ('name', 'description'))
+    _project(req, body)
+    return views.one(req, 'subnet', views.subnet_view(
+        service.update_subnet(req.context, subnet, body.get('name'))))
+
+
+@route('DELETE', '/v2.0/subnets/{subnet}')
+def delete_subnet(req, subnet):
+    service.delete_subnet(req.context, subnet, _unplug)
+    return wsgi.empty_response(204)
+
+
+# -- ports ----------------------------------------------------------------------------
+
+def _subnet_ids(req):
+    return {n['id']: n['subnet_id'] for n in service.list_networks(req.context)}
 
 
 def _ports(req):
-    policy.authorize(req.context, 'network:list')
-    project = None if req.context.is_admin else req.context.project_id
-    return [port_view(p) for p in ipam.list_ports(project)]
+    subnet_ids = _subnet_ids(req)
+    return [views.port_view(p, subnet_ids) for p in ports.list_ports(req.context)]
 
 
-@SERVICE.route('GET', '/v2.0/ports')
+@route('GET', '/v2.0/ports')
 def list_ports(req):
-    return _listing(req, 'ports', _ports(req))
+    return views.listing(req, 'ports', _ports(req))
 
 
-@SERVICE.route('GET', '/v2.0/ports/{port_id}')
+def _port(req, port_id, status=200):
+    return views.one(req, 'port', views.port_view(ports.show_port(req.context, port_id),
+                                                  _subnet_ids(req)), status)
+
+
+@route('GET', '/v2.0/ports/{port_id}')
 def show_port(req, port_id):
-    for port in _ports(req):
-        if port['id'] == port_id:
-            return _one(req, 'port', port)
-    raise exception.NotFound(kind='Port', name=port_id)
+    return _port(req, port_id)
+
+
+@route('POST', '/v2.0/ports')
+def create_port(req):
+    body = views.attributes(req, 'port', _PORT_FIELDS, _ALWAYS)
+    if _project(req, body) not in (None, req.context.project_id):
+        raise wsgi.HTTPError(400, 'Invalid input: a port is made in the caller\'s '
+                                  'project.')
+    if not body.get('network_id'):
+        raise wsgi.HTTPError(400, 'Invalid input: network_id is required.')
+    port = ports.create_port(req.context, body['network_id'], body.get('name') or '',
+                             body.get('fixed_ips'), body.get('mac_address'))
+    return _port(req, port['id'], 201)
+
+
+@route('PUT', '/v2.0/ports/{port_id}')
+def update_port(req, port_id):
+    body = views.attributes(req, 'port', ('name', 'description'))
+    _project(req, body)
+    ports.update_port(req.context, port_id, body.get('name'))
+    return _port(req, port_id)
+
+
+@route('DELETE', '/v2.0/ports/{port_id}')
+def delete_port(req, port_id):
+    ports.delete_port(req.context, port_id)
+    return wsgi.empty_response(204)
 
 
 def _none_here(collection):
@@ -214,33 +243,59 @@ for _collection in ('routers', 'floatingips', 'security-groups'):
 
 # -- quotas and extensions ------------------------------------------------------------
 
-def _ports_used(project_id):
-    with db_api.transaction() as session:
-        return session.execute(
-            sa.select(sa.func.count()).select_from(models.Port)
-            .join(models.Instance, models.Instance.id == models.Port.instance_id)
-            .where(models.Instance.project_id == project_id)).scalar()
-
-
-def _quota_project(req, project_id):
+def _quota_project(req, project_id, action='quota:show'):
     """Another project's quota reads as not found to anyone but an admin."""
-    policy.authorize_owned(req.context, 'quota:show', project_id, 'Project', project_id)
+    policy.authorize_owned(req.context, action, project_id, 'Project', project_id)
 
 
-@SERVICE.route('GET', '/v2.0/quotas/{project_id}')
+def _quota(project_id):
+    """{resource: (limit, used)}: network, subnet, port counted; the rest (routers and
+    the like, which do not exist here) unlimited and unused."""
+    found = dict.fromkeys(QUOTA_RESOURCES, (-1, 0))
+    with db_api.transaction() as session:
+        limits = quotas.limits(session, project_id)
+        used = quotas.usage(session, project_id)
+    found.update({r: (limits[r], used[r]) for r in quotas.RESOURCES})
+    return found
+
+
+@route('GET', '/v2.0/quotas/{project_id}')
 def show_quota(req, project_id):
     _quota_project(req, project_id)
-    return wsgi.json_response({'quota': dict.fromkeys(QUOTA_RESOURCES, -1)})
+    return wsgi.json_response({'quota': {
+        resource: limit for resource, (limit, _used) in _quota(project_id).items()}})
 
 
-@SERVICE.route('GET', '/v2.0/quotas/{project_id}/details')
+@route('GET', '/v2.0/quotas/{project_id}/details')
 def show_quota_details(req, project_id):
     _quota_project(req, project_id)
-    used = dict.fromkeys(QUOTA_RESOURCES, 0)
-    used['port'] = _ports_used(project_id)
     return wsgi.json_response({'quota': {
-        resource: {'limit': -1, 'used': used[resource], 'reserved': 0}
-        for resource in QUOTA_RESOURCES}})
+        resource: {'limit': limit, 'used': used, 'reserved': 0}
+        for resource, (limit, used) in _quota(project_id).items()}})
+
+
+@route('PUT', '/v2.0/quotas/{project_id}')
+def update_quota(req, project_id):
+    _quota_project(req, project_id, 'quota:set')
+    wanted = req.json_body().get('quota')
+    if not isinstance(wanted, dict) or not wanted:
+        raise wsgi.HTTPError(400, 'Resource body required: {"quota": {"network": N, '
+                                  '"subnet": N, "port": N}}.')
+    with db_api.transaction() as session:
+        if session.get(models.Project, project_id) is None:
+            raise exception.NotFound(kind='Project', name=project_id)
+        quotas.set_limits(session, project_id, wanted)
+    return show_quota(req, project_id)
+
+
+@route('DELETE', '/v2.0/quotas/{project_id}')
+def reset_quota(req, project_id):
+    _quota_project(req, project_id, 'quota:set')
+    with db_api.transaction() as session:
+        session.execute(sa.delete(models.QuotaLimit).where(
+            models.QuotaLimit.project_id == project_id,
+            models.QuotaLimit.resource.in_(quotas.RESOURCES)))
+    return wsgi.empty_response(204)
 
 
 def _extension(alias, name, description, updated):
@@ -248,12 +303,12 @@ def _extension(alias, name, description, updated):
             'updated': updated, 'links': []}
 
 
-@SERVICE.route('GET', '/v2.0/extensions')
+@route('GET', '/v2.0/extensions')
 def list_extensions(req):
     return wsgi.json_response({'extensions': [_extension(*e) for e in EXTENSIONS]})
 
 
-@SERVICE.route('GET', '/v2.0/extensions/{alias}')
+@route('GET', '/v2.0/extensions/{alias}')
 def show_extension(req, alias):
     for extension in EXTENSIONS:
         if extension[0] == alias:

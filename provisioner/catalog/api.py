@@ -39,7 +39,8 @@ class CatalogAPI:
         return images.create(name, **fields)
 
     def create_network(self, name, cidr, **fields):
-        self._authorize('network', 'create')
+        """A shared network with its subnet (the operator's: admin)."""
+        self._authorize('network', 'create:shared')
         return networks.create(self.driver, name, cidr, **fields)
 
     def list(self, resource):

@@ -1,68 +1,66 @@
-"""Networks: a CIDR with a gateway and a DHCP range, realised as a libvirt network."""
+"""The operator's networks (`provisioner network create`): a network and its subnet in
+one step, shared by every project, realised as a libvirt network on this host
+all-in-one. Policy-free: CatalogAPI checks the caller."""
 
-import ipaddress
-import uuid
-
-import sqlalchemy as sa
+import logging
 
 from provisioner.catalog import common
 from provisioner.db import api as db_api
 from provisioner.db import models
-from provisioner import exception
-from provisioner.network import ipam
+from provisioner.network import addressing
+from provisioner.network import service
 from provisioner import schemas
-from provisioner import validation
 
+LOG = logging.getLogger(__name__)
 KIND = 'Network'
 
 
-def _check_overlap(cidr):
-    for net in common.list_all(models.Network):
-        if ipaddress.ip_network(net['cidr']).overlaps(cidr):
-            raise exception.Conflict(reason='CIDR %s overlaps network %s (%s).'
-                                            % (cidr, net['name'], net['cidr']))
+def remove_from_hosts(driver, net):
+    """Remove the network ``net`` (a network dict) from every host that has it.
+
+    All-in-one that is this host. Distributed, each worker defines a network on
+    first use; removing it from the workers' hosts is the delete-leak fix's to do.
+    """
+    if driver is not None:
+        driver.delete_network(net)
+    else:
+        LOG.info('Network %s deleted: hosts keep its libvirt network until they '
+                 'clean up', net['id'])
+
+
+def _pool(net_plan, dhcp_start, dhcp_end):
+    if dhcp_start is None and dhcp_end is None:
+        return None
+    return [{'start': dhcp_start or net_plan['dhcp_start'],
+             'end': dhcp_end or net_plan['dhcp_end']}]
 
 
 def create(driver, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
-    """Record the network, then create and start it on this host; undo on failure.
+    """Record a network with its subnet, then make it on this host; undo on failure.
 
-    Without a driver (distributed) it is only recorded: each worker defines it on its
-    host when a port first needs it there, after the same check of its host's routes.
+    The operator's network: no project owns it, every project uses it. Without a
+    driver (distributed) it is only recorded: each worker defines it on its host
+    when a port first needs it there, after the same check of its host's routes.
     """
     schemas.validate(schemas.NETWORK_CREATE, {
         'name': name, 'cidr': cidr, 'gateway': gateway, 'dhcp_start': dhcp_start,
         'dhcp_end': dhcp_end})
-    net = validation.ipv4_network(cidr)
-    first, last = net.network_address + 1, net.broadcast_address - 1  # O(1), any size
-    gateway = validation.address_in(net, gateway or first, 'gateway')
-    start = validation.address_in(net, dhcp_start or first + 1, 'DHCP range start')
-    end = validation.address_in(net, dhcp_end or last, 'DHCP range end')
-    if start > end:
-        raise exception.Invalid(reason='DHCP range start %s is after its end %s'
-                                       % (start, end))
-    if start <= gateway <= end:
-        raise exception.Invalid(reason='the gateway %s lies inside the DHCP range '
-                                       '%s-%s' % (gateway, start, end))
-    _check_overlap(net)
+    gateway = gateway or addressing.DEFAULT
+    pools = _pool(addressing.plan(cidr, gateway), dhcp_start, dhcp_end)
+    plan = addressing.plan(cidr, gateway, pools)  # all checked before any write
     if driver is not None:  # this process makes the bridge: its host's routes count
-        driver.check_host_routes(str(net))
-    row = common.add_unique(models.Network(
-        id=str(uuid.uuid4()), name=name, cidr=str(net), gateway=str(gateway),
-        dhcp_start=str(start), dhcp_end=str(end)), KIND)
-    if driver is None:
-        return row
+        driver.check_host_routes(cidr)
+    net = service.add_network(name, None, shared=True)
     try:
-        driver.ensure_network(row)
+        net = service.add_subnet(net['id'], plan, name)
+        if driver is not None:
+            driver.ensure_network(net)
     except Exception:
-        common.delete(models.Network, row['id'], KIND)
+        with db_api.transaction() as session:
+            session.execute(models.Network.__table__.delete().where(
+                models.Network.id == net['id']))
         raise
-    return row
-
-
-def _in_use(session, network):
-    count = session.execute(sa.select(sa.func.count()).select_from(models.Port)
-                            .where(models.Port.network_id == network.id)).scalar()
-    return '%d port(s)' % count if count else ''
+    return net
 
 
 def list_all():
@@ -75,12 +73,6 @@ def show(name_or_id):
 
 def delete(driver, name_or_id):
     with db_api.transaction() as session:
-        row = common.find(session, models.Network, name_or_id, KIND)
-        users = _in_use(session, row)
-        if users:
-            raise exception.Conflict(reason='%s %s is in use by %s.'
-                                            % (KIND, row.name, users))
-        net = ipam.network_dict(row)
-    if driver is not None:
-        driver.delete_network(net)
-    return common.delete(models.Network, net['id'], KIND)
+        network_id = common.find(session, models.Network, name_or_id, KIND).id
+    service.remove_network(network_id, lambda net: remove_from_hosts(driver, net))
+

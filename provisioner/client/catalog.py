@@ -4,8 +4,8 @@ Lists and shows come from provisioner's extension (``/provisioner/catalog/...`` 
 ``/provisioner/hosts``): the rows the all-in-one CLI prints. Writes use each
 service's own API: Nova's flavors, Glance's image delete, the extension's host
 update. ``image create`` uploads the files' bytes to the image API (Glance's
-create + PUT .../file), never a path. Creating or deleting networks needs the
-network service's write API, which comes later.
+create + PUT .../file), never a path; ``network create`` is Neutron's network and
+subnet creates.
 """
 
 import os
@@ -15,6 +15,7 @@ from provisioner.client.http import quote
 from provisioner.client.http import unwrap
 from provisioner import disk_formats
 from provisioner import exception
+from provisioner.network import addressing
 
 COMPUTE = 'compute'
 
@@ -100,14 +101,31 @@ class RestCatalogAPI:
                                            'Content-Length': str(size)})
         return image['id']
 
-    def create_network(self, name, cidr, **fields):
-        raise http.NotAvailable(what='network create')
+    def create_network(self, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
+        """A shared network and its subnet through the network API (Neutron's two
+        creates); the network goes again if its subnet is refused."""
+        subnet = {'cidr': cidr, 'ip_version': 4, 'name': name}
+        if gateway:
+            subnet['gateway_ip'] = gateway
+        if dhcp_start or dhcp_end:  # the other end as network create defaults it
+            default = addressing.plan(cidr, gateway or addressing.DEFAULT)
+            subnet['allocation_pools'] = [{'start': dhcp_start or default['dhcp_start'],
+                                           'end': dhcp_end or default['dhcp_end']}]
+        net = self._session.post('network', '/v2.0/networks', {'network': {
+            'name': name, 'shared': True}})['network']
+        try:
+            self._session.post('network', '/v2.0/subnets', {'subnet': dict(
+                subnet, network_id=net['id'])})
+        except BaseException:
+            self._session.delete('network', '/v2.0/networks/%s' % quote(net['id']))
+            raise
+        return self.show('network', net['id'])
 
     def delete(self, resource, name_or_id):
-        if resource == 'network':
-            raise http.NotAvailable(what='network delete')
         resource_id = self.show(resource, name_or_id)['id']
-        if resource == 'flavor':
+        if resource == 'network':
+            self._session.delete('network', '/v2.0/networks/%s' % quote(resource_id))
+        elif resource == 'flavor':
             self._session.delete(COMPUTE, '/flavors/%s' % quote(resource_id))
         elif resource == 'image':
             self._session.delete('image', '/v2/images/%s' % quote(resource_id))

@@ -60,15 +60,12 @@ def _host_api():
 
 
 def _hosts(args):
-    """(hosts to audit, hosts skipped because their worker stopped reporting)."""
     if args.host:
-        return [args.host], []
+        return [args.host]
     if not rpc.is_distributed():
-        return [CONF.host], []
+        return [CONF.host]
     from provisioner.catalog import hosts
-    every = hosts.list_all()
-    return ([h['name'] for h in every if h['alive']],
-            [h['name'] for h in every if not h['alive']])
+    return [h['name'] for h in hosts.list_all()]
 
 
 def _action(finding, fix):
@@ -90,12 +87,8 @@ def audit(args):
     api = _host_api()
     grace = CONF.worker.orphan_grace_period if args.grace_period is None \
         else args.grace_period
-    audited, unreachable = _hosts(args)
-    for host in unreachable:
-        print('Host %s is down (its worker stopped reporting): not audited.' % host,
-              file=sys.stderr)
-    findings = []
-    for host in audited:
+    findings, unreachable = [], []
+    for host in _hosts(args):
         try:
             findings += auditing.run(host, api.inventory, api.remove_resources, grace,
                                      args.fix)

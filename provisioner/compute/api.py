@@ -26,12 +26,14 @@ from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import runner
-from provisioner import leftovers
 from provisioner import exception
+from provisioner import leftovers
 from provisioner.network import ipam
+from provisioner.network import requests as network_requests
 from provisioner import policy
 from provisioner import schemas
 from provisioner import virt
+from provisioner.volume import volumes
 
 from taskflow import states as tf_states
 
@@ -135,7 +137,7 @@ class ComputeAPI:
                                     if row.launched_at else None)}
         info['addresses'] = [{'network': p['network']['name'], 'ip': p['ip'],
                               'mac': p['mac']} for p in ipam.ports_for(instance_id)]
-        info['volumes'] = instances.volumes_of(instance_id)
+        info['volumes'] = volumes.for_instance(instance_id)
         # The driver only computes the path here; it does not connect to libvirt.
         info['console_log'] = virt.get_driver().console_log_path(instance_id)
         info['events'] = instances.events(instance_id)
@@ -206,8 +208,8 @@ class ComputeAPI:
         flavor_row = common.find(session, models.Flavor, flavor, 'Flavor')
         image_row = common.find(session, models.Image, image, 'Image')
         images.check_bootable(self.context, image_row)
-        network_ids = [common.find(session, models.Network, n, 'Network').id
-                       for n in networks]
+        nics = [network_requests.resolve(session, self.context, n) for n in networks]
+        network_ids = [nic['network_id'] for nic in nics]
         if len(set(network_ids)) != len(network_ids):
             raise exception.Invalid(reason='network: each may be given only once')
         taken = session.execute(sa.select(models.Instance.id).where(
@@ -218,19 +220,16 @@ class ComputeAPI:
             raise exception.Conflict(reason='An instance named %s already exists in '
                                             'project %s.'
                                             % (name, self.context.project_name))
-        return flavor_row, image_row, network_ids
+        return flavor_row, image_row, nics
 
     def _validate_placement(self, session, flavor_row, image_row, availability_zone):
-        # Nova's FlavorMemoryTooSmall and FlavorDiskSmallerThanMinDisk (400).
-        for needed, have, what, part in (
-                (image_row.min_ram_mib, flavor_row.ram_mib, 'MiB RAM', 'memory'),
-                (image_row.min_disk_gib, flavor_row.disk_gib, 'GiB disk', 'disk')):
+        for needed, have, what in ((image_row.min_ram_mib, flavor_row.ram_mib, 'MiB RAM'),
+                                   (image_row.min_disk_gib, flavor_row.disk_gib,
+                                    'GiB disk')):
             if needed and have < needed:
-                raise exception.Invalid(reason='Flavor\'s %s is too small for requested '
-                                               'image: image %s needs at least %d %s; '
-                                               'flavor %s has %d'
-                                               % (part, image_row.name, needed, what,
-                                                  flavor_row.name, have))
+                raise exception.Invalid(reason='image %s needs at least %d %s; flavor '
+                                               '%s has %d' % (image_row.name, needed, what,
+                                                              flavor_row.name, have))
         if availability_zone is not None and not session.execute(
                 sa.select(models.Host.id).where(
                     models.Host.availability_zone == availability_zone)).first():
@@ -277,11 +276,12 @@ class ComputeAPI:
             hosts.report_capacity(CONF.host, driver.capacity())
         instance_id, flow_uuid = str(uuid.uuid4()), str(uuid.uuid4())
         with db_api.transaction() as session:
-            flavor_row, image_row, network_ids = self._validate_boot(
+            flavor_row, image_row, nics = self._validate_boot(
                 session, name, flavor, image, networks)
             self._validate_placement(session, flavor_row, image_row, availability_zone)
             key = self._key_pair(session, key_name)
-            request_spec = {'network_ids': network_ids, 'volume_sizes': volume_sizes,
+            request_spec = {'network_ids': [nic['network_id'] for nic in nics],
+                            'nics': nics, 'volume_sizes': volume_sizes,
                             'availability_zone': availability_zone}
             instance = models.Instance(
                 id=instance_id, name=name, project_id=self.context.project_id,

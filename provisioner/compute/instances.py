@@ -32,6 +32,8 @@ class BuildRequest:
         default_factory=lambda: types.MappingProxyType({}))
     key_name: str | None = None
     key_data: str | None = None  # the public key: the guest's, not a secret
+    # One per NIC: {'network_id', 'port_id'?, 'fixed_ip'?} (read-only mappings).
+    nics: tuple = ()
 
 
 def get_row(session, instance_id):
@@ -59,7 +61,14 @@ def build_request(instance_id):
             availability_zone=inst.request_spec.get('availability_zone'),
             server_group_id=inst.request_spec.get('server_group_id'),
             properties=types.MappingProxyType(dict(inst.properties or {})),
-            key_name=inst.key_name, key_data=inst.key_data)
+            key_name=inst.key_name, key_data=inst.key_data,
+            nics=tuple(types.MappingProxyType(nic) for nic in _nics(inst.request_spec)))
+
+
+def _nics(request_spec):
+    # Boots recorded before ports and fixed IPs could be asked for name networks only.
+    return request_spec.get('nics') or [{'network_id': network_id} for network_id
+                                        in request_spec.get('network_ids', [])]
 
 
 def host_of(instance_id):
@@ -150,13 +159,3 @@ def _event_dict(row):
             'started_at': row.started_at.isoformat(timespec='milliseconds'),
             'finished_at': (row.finished_at.isoformat(timespec='milliseconds')
                             if row.finished_at else None)}
-
-
-def volumes_of(instance_id):
-    """The instance's volumes (a boot's, in order, and attached ones) as dicts."""
-    with db_api.transaction() as session:
-        rows = session.execute(sa.select(models.Volume)
-                               .where(models.Volume.instance_id == instance_id)
-                               .order_by(models.Volume.index)).scalars().all()
-        return [{'id': r.id, 'size_gib': r.size_gib, 'path': r.path, 'status': r.status,
-                 'index': r.index, 'device': r.device} for r in rows]

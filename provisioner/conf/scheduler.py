@@ -60,6 +60,13 @@ quota_opts = [
                help='MiB of RAM of live instances per project. -1 means unlimited.'),
     cfg.IntOpt('volumes_gib', default=1000, min=-1,
                help='GiB of volumes per project. -1 means unlimited.'),
+    cfg.IntOpt('network', default=100, min=-1,
+               help='Networks per project (Neutron\'s default). -1 means unlimited.'),
+    cfg.IntOpt('subnet', default=100, min=-1,
+               help='Subnets per project. -1 means unlimited.'),
+    cfg.IntOpt('port', default=500, min=-1,
+               help='Ports per project, a boot\'s own ones included. -1 means '
+                    'unlimited.'),
 ]
 
 

@@ -5,6 +5,7 @@ database but belong to TaskFlow; they are created by its own migrations in db-sy
 """
 
 import datetime
+import uuid
 
 import sqlalchemy as sa
 from sqlalchemy import orm
@@ -95,14 +96,42 @@ class Image(TimestampMixin, Base):
     updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column()
 
 
+SUBNET_NAMESPACE = uuid.UUID('0b8a4d1e-7c6f-4e8e-9a9d-3f1c2b5e6a70')
+
+
+def derived_subnet_id(network_id):
+    """The subnet id networks recorded with their CIDR (before subnets) were served with."""
+    return str(uuid.uuid5(SUBNET_NAMESPACE, network_id))
+
+
+def _default_subnet_id(context):
+    params = context.get_current_parameters()
+    return derived_subnet_id(params['id']) if params.get('cidr') else None
+
+
 class Network(TimestampMixin, Base):
+    """A network and its one IPv4 subnet (the subnet_* and addressing columns).
+
+    One subnet at most: a network is one isolated libvirt network per host, whose
+    dnsmasq serves one range. No subnet yet: cidr and subnet_id are null.
+    ``gateway`` null is a subnet without a gateway (``--gateway none``).
+    """
+
     __tablename__ = 'networks'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
-    cidr: orm.Mapped[str] = orm.mapped_column(sa.String(43))
-    gateway: orm.Mapped[str] = orm.mapped_column(sa.String(39))
-    dhcp_start: orm.Mapped[str] = orm.mapped_column(sa.String(39))
-    dhcp_end: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+    # Null: made by an operator before networks had owners (shared by everyone).
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    shared: orm.Mapped[bool] = orm.mapped_column(default=False)
+    cidr: orm.Mapped[str | None] = orm.mapped_column(sa.String(43))
+    gateway: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    dhcp_start: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    dhcp_end: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    subnet_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(36), unique=True, default=_default_subnet_id)
+    subnet_name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    enable_dhcp: orm.Mapped[bool] = orm.mapped_column(default=True)
+    dns_nameservers: orm.Mapped[list | None] = orm.mapped_column(sa.JSON, default=list)
 
 
 class Host(Base):
@@ -214,51 +243,39 @@ class KeyPair(TimestampMixin, Base):
 
 
 class Port(TimestampMixin, Base):
+    """A fixed IP and MAC on a network; bound to an instance (instance_id) or not.
+
+    A boot's own port (``boot_made``) goes with its instance; a port a user made
+    first is unbound again when its instance goes, as Neutron's ports are.
+    """
+
     __tablename__ = 'ports'
     __table_args__ = (sa.UniqueConstraint('network_id', 'ip'),
                       sa.UniqueConstraint('network_id', 'mac'),
                       sa.UniqueConstraint('instance_id', 'network_id'))
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
-    instance_id: orm.Mapped[str] = orm.mapped_column(
+    instance_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.ForeignKey('instances.id'), index=True)
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    boot_made: orm.Mapped[bool] = orm.mapped_column(default=True)
     network_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('networks.id'))
     mac: orm.Mapped[str] = orm.mapped_column(sa.String(17))
     ip: orm.Mapped[str] = orm.mapped_column(sa.String(39))
 
 
 class Volume(TimestampMixin, Base):
-    """A volume: made with a boot (``index`` set) or by the volume service.
-
-    A volume-service volume is attached to ``instance_id`` (null while available);
-    its bytes live on ``host`` from its first attachment on (null before: a volume
-    of no host yet is made on the host of the server it is first attached to).
-    """
-
     __tablename__ = 'volumes'
     __table_args__ = (sa.UniqueConstraint('instance_id', 'index'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
-    instance_id: orm.Mapped[str | None] = orm.mapped_column(
+    instance_id: orm.Mapped[str] = orm.mapped_column(
         sa.ForeignKey('instances.id'), index=True)
     project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
     # Position in the boot request; with instance_id it names the volume deterministically.
-    # Null for a volume of the volume service (it outlives its servers).
-    index: orm.Mapped[int | None]
+    index: orm.Mapped[int]
     size_gib: orm.Mapped[int]
     status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
     path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
-    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
-    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
-    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
-    host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
-    availability_zone: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
-    image_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
-    bootable: orm.Mapped[bool] = orm.mapped_column(default=False)
-    # The guest's device (/dev/vdc) while attached, and the attach or detach action
-    # under way (its flow finds the volume by it).
-    device: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
-    action_id: orm.Mapped[int | None]
-    attached_at: orm.Mapped[datetime.datetime | None]
-    updated_at: orm.Mapped[datetime.datetime | None]
 
 
 class Allocation(TimestampMixin, Base):

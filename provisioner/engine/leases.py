@@ -32,14 +32,8 @@ class LeaseLost(Exception):
     """Another engine now holds the instance: stop without touching anything."""
 
 
-def acquire(instance_id, owner, ttl, before_commit=None):
-    """Take the instance's lease when free or expired; return a Lease or None.
-
-    ``before_commit()`` runs once the lease row is written, its transaction still
-    open (the row locked): the fault injection of the takeover tests stalls the
-    engine there, the worst instant.
-    """
-    before_commit = before_commit or (lambda: None)
+def acquire(instance_id, owner, ttl):
+    """Take the instance's lease when free or expired; return a Lease or None."""
     now = time.time()
     with db_api.connection() as conn:
         epoch = conn.execute(
@@ -48,7 +42,6 @@ def acquire(instance_id, owner, ttl, before_commit=None):
             .values(owner=owner, epoch=LEASES.c.epoch + 1, expires_at=now + ttl)
             .returning(LEASES.c.epoch)).scalar()
         if epoch is not None:
-            before_commit()
             return Lease(instance_id, owner, epoch)
         exists = conn.execute(sa.select(LEASES.c.epoch)
                               .where(LEASES.c.instance_id == instance_id)).first()
@@ -59,7 +52,6 @@ def acquire(instance_id, owner, ttl, before_commit=None):
             conn.execute(sa.insert(LEASES).values(
                 instance_id=instance_id, owner=owner, epoch=1, expires_at=now + ttl,
                 rollback_requested=False))
-            before_commit()
     except sa.exc.IntegrityError:  # another engine inserted it first
         return None
     return Lease(instance_id, owner, 1)

@@ -1,4 +1,4 @@
-"""IPAM: fixed IPs and MACs for an instance's ports, one port per requested network."""
+"""IPAM: fixed IPs and MACs of ports, a boot's own or bound from the ones users made."""
 
 import ipaddress
 
@@ -9,17 +9,33 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner import naming
+from provisioner.network import addressing
 
 _MAX_RACES = 20
 
 
 def network_dict(net):
-    return {'id': net.id, 'name': net.name, 'cidr': net.cidr, 'gateway': net.gateway,
-            'dhcp_start': net.dhcp_start, 'dhcp_end': net.dhcp_end}
+    """What a host needs to make the network and its DHCP (JSON-ready: a step payload).
+    """
+    found = {'id': net.id, 'name': net.name, 'cidr': net.cidr, 'gateway': net.gateway,
+             'dhcp_start': net.dhcp_start, 'dhcp_end': net.dhcp_end,
+             'enable_dhcp': net.enable_dhcp,
+             'dns_nameservers': list(net.dns_nameservers or [])}
+    if net.cidr:
+        found['address'] = addressing.host_address(found)
+    return found
 
 
 def _port_dict(port, net):
     return {'id': port.id, 'network': network_dict(net), 'mac': port.mac, 'ip': port.ip}
+
+
+class PortInUse(exception.Conflict):
+    neutron_type = 'PortInUse'
+
+
+class IpAddressAlreadyAllocated(exception.Conflict):
+    neutron_type = 'IpAddressAlreadyAllocated'
 
 
 def mac_for(ip):
@@ -48,34 +64,76 @@ def _free_ip(session, net):
                % (net.name, net.dhcp_start, net.dhcp_end))
 
 
-def _allocate_one(instance_id, network_id, port_id):
+def subnet_of(session, network_id):
+    """The network row, which must have its subnet: a port needs addresses."""
+    net = session.get(models.Network, network_id)
+    if net is None:
+        raise exception.NotFound(kind='Network', name=network_id)
+    if not net.cidr:
+        raise exception.Invalid(reason='network %s has no subnet: create one first '
+                                       '(openstack subnet create --network %s ...)'
+                                       % (net.name, net.name))
+    return net
+
+
+def take_ip(session, net, fixed_ip=None):
+    """``fixed_ip`` if it is free (and fits the subnet), else the pool's first free."""
+    if fixed_ip is None:
+        return _free_ip(session, net)
+    ip = addressing.check_fixed_ip(network_dict(net), fixed_ip)
+    if session.execute(sa.select(models.Port.id).where(
+            models.Port.network_id == net.id, models.Port.ip == ip)).first():
+        raise IpAddressAlreadyAllocated(
+            reason='IP address %s already allocated in subnet %s.' % (ip, net.subnet_id))
+    return ip
+
+
+def _bind(session, instance_id, port_id):
+    """Bind a port a user made to the instance; a re-run finds it bound already."""
+    port = session.get(models.Port, port_id)
+    if port is None:
+        raise exception.NotFound(kind='Port', name=port_id)
+    if port.instance_id not in (None, instance_id):
+        raise PortInUse(reason='Port %s is still in use (bound to server %s).'
+                               % (port_id, port.instance_id))
+    port.instance_id = instance_id
+    return _port_dict(port, session.get(models.Network, port.network_id))
+
+
+def _allocate_one(instance_id, project_id, nic):
+    """A port for one requested NIC: the user's port bound, or one the boot makes."""
     for _attempt in range(_MAX_RACES):
         try:
             with db_api.transaction() as session:
-                net = session.get(models.Network, network_id)
-                if net is None:
-                    raise exception.NotFound(kind='Network', name=network_id)
+                if nic.get('port_id'):
+                    return _bind(session, instance_id, nic['port_id'])
+                net = subnet_of(session, nic['network_id'])
                 existing = session.execute(
                     sa.select(models.Port).where(models.Port.instance_id == instance_id,
-                                                 models.Port.network_id == network_id)
+                                                 models.Port.network_id == net.id)
                 ).scalar()
                 if existing is not None:  # a re-run adopts what the first run made
                     return _port_dict(existing, net)
-                ip = _free_ip(session, net)
-                port = models.Port(id=port_id, instance_id=instance_id,
-                                   network_id=network_id, mac=mac_for(ip), ip=ip)
+                ip = take_ip(session, net, nic.get('fixed_ip'))
+                port = models.Port(id=naming.port_id(instance_id, net.id),
+                                   instance_id=instance_id, network_id=net.id,
+                                   project_id=project_id, mac=mac_for(ip), ip=ip,
+                                   boot_made=True)
                 session.add(port)
                 session.flush()
                 return _port_dict(port, net)
         except sa_exc.IntegrityError:
             continue  # another boot took that IP first: pick again
     raise exception.Conflict(reason='Could not allocate a port on network %s after '
-                                    '%d attempts.' % (network_id, _MAX_RACES))
+                                    '%d attempts.' % (nic.get('network_id'), _MAX_RACES))
 
 
-def allocate_ports(instance_id, network_ids):
-    return [_allocate_one(instance_id, net_id, naming.port_id(instance_id, net_id))
-            for net_id in network_ids]
+def allocate_ports(instance_id, nics, project_id=None):
+    """One port per NIC: {'network_id', 'fixed_ip'?} or {'port_id'} (a network id
+    alone may be given as a string)."""
+    return [_allocate_one(instance_id, project_id,
+                          nic if isinstance(nic, dict) else {'network_id': nic})
+            for nic in nics]
 
 
 def ports_for(instance_id):
@@ -89,21 +147,28 @@ def ports_for(instance_id):
 
 
 def release_ports(instance_id):
+    """Delete the ports the instance's boot made; unbind those a user made first."""
     with db_api.transaction() as session:
-        session.execute(sa.delete(models.Port)
-                        .where(models.Port.instance_id == instance_id))
+        session.execute(sa.delete(models.Port).where(
+            models.Port.instance_id == instance_id, models.Port.boot_made.is_(True)))
+        session.execute(sa.update(models.Port)
+                        .where(models.Port.instance_id == instance_id)
+                        .values(instance_id=None))
+
+
+def port_view_dict(port, host=None):
+    return {'id': port.id, 'name': port.name, 'instance_id': port.instance_id,
+            'network_id': port.network_id, 'mac': port.mac, 'ip': port.ip,
+            'created_at': port.created_at, 'project_id': port.project_id,
+            'host': host, 'boot_made': port.boot_made}
 
 
 def list_ports(project_id=None):
-    """Every port (of one project's live instances) with its instance's project and host.
-    """
+    """Every port (or one project's), with the host of the instance it is bound to."""
     port, inst = models.Port, models.Instance
-    query = (sa.select(port, inst.project_id, inst.host)
-             .join(inst, inst.id == port.instance_id).order_by(port.created_at))
+    query = (sa.select(port, inst.host)
+             .outerjoin(inst, inst.id == port.instance_id).order_by(port.created_at))
     if project_id is not None:
-        query = query.where(inst.project_id == project_id)
+        query = query.where(port.project_id == project_id)
     with db_api.transaction() as session:
-        return [{'id': p.id, 'instance_id': p.instance_id, 'network_id': p.network_id,
-                 'mac': p.mac, 'ip': p.ip, 'created_at': p.created_at,
-                 'project_id': project, 'host': host}
-                for p, project, host in session.execute(query)]
+        return [port_view_dict(p, host) for p, host in session.execute(query)]

@@ -65,8 +65,53 @@ _image_rules = [
                                  base.cli('image show')),
 ]
 
-_rules = (_resource_rules('flavor') + _image_rules
-          + _resource_rules('network') + [
+
+
+def _owned_rules(resource, path):
+    """Neutron's defaults: a project member makes and changes its project's own."""
+    return [policy.DocumentedRuleDefault('%s:%s' % (resource, action), base.PROJECT_MEMBER,
+                                         '%s a %s of the project.' % (what, resource),
+                                         _api(method, path + suffix))
+            for action, what, method, suffix in (
+                ('create', 'Create', 'POST', ''),
+                ('update', 'Change', 'PUT', '/{%s_id}' % resource),
+                ('delete', 'Delete', 'DELETE', '/{%s_id}' % resource))]
+
+
+_network_rules = [
+    policy.DocumentedRuleDefault('network:create', base.PROJECT_MEMBER,
+                                 'Create a network of the project.',
+                                 _api('POST', '/network/v2.0/networks')),
+    policy.DocumentedRuleDefault('network:create:shared', base.ADMIN,
+                                 'Share a network with every project (the CLI\'s '
+                                 'network create makes shared networks).',
+                                 base.cli('network create')
+                                 + _api('POST', '/network/v2.0/networks')),
+    policy.DocumentedRuleDefault('network:update', base.PROJECT_MEMBER,
+                                 'Rename a network of the project.',
+                                 _api('PUT', '/network/v2.0/networks/{network_id}')),
+    policy.DocumentedRuleDefault('network:delete', base.PROJECT_MEMBER,
+                                 'Delete an unused network of the project (networks '
+                                 'without a project: admin only).',
+                                 base.cli('network delete')
+                                 + _api('DELETE', '/network/v2.0/networks/{network_id}')),
+    policy.DocumentedRuleDefault('network:list', base.ANY_ROLE,
+                                 'List the networks the caller sees (shared ones and '
+                                 'the project\'s), their subnets and ports.',
+                                 base.cli('network list')),
+    policy.DocumentedRuleDefault('network:show', base.ANY_ROLE,
+                                 'Show a network or subnet the caller sees.',
+                                 base.cli('network show')),
+    policy.DocumentedRuleDefault('port:list', base.ANY_ROLE,
+                                 'List the project\'s ports (an admin: all ports).',
+                                 _api('GET', '/network/v2.0/ports')),
+    policy.DocumentedRuleDefault('port:show', base.ANY_ROLE,
+                                 'Show a port of the project.',
+                                 _api('GET', '/network/v2.0/ports/{port_id}')),
+] + _owned_rules('subnet', '/network/v2.0/subnets') \
+  + _owned_rules('port', '/network/v2.0/ports')
+
+_rules = (_resource_rules('flavor') + _image_rules + _network_rules + [
               policy.DocumentedRuleDefault('host:list', base.ANY_ROLE,
                                            'List hypervisor hosts.',
                                            base.cli('host list')),

@@ -91,16 +91,17 @@ def _networks(req, server):
                                       '[{"uuid": ...}]): %d networks exist.'
                                  % len(networks))
         return [networks[0]['id']]
-    ids = []
+    nics = []
     for network in requested:
-        if network.get('port'):
-            _unsupported('networks port', 'ports are allocated by the boot')
-        if network.get('fixed_ip'):
-            _unsupported('networks fixed_ip', 'addresses are allocated by the boot')
-        if not network.get('uuid'):
-            raise wsgi.HTTPError(400, 'Each network needs a uuid.')
-        ids.append(network['uuid'])
-    return ids
+        if network.get('port'):  # a port made first: its network and address
+            nics.append({'port': network['port']})
+        elif not network.get('uuid'):
+            raise wsgi.HTTPError(400, 'Each network needs a uuid or a port.')
+        elif network.get('fixed_ip'):
+            nics.append({'network': network['uuid'], 'fixed_ip': network['fixed_ip']})
+        else:
+            nics.append(network['uuid'])
+    return nics
 
 
 def _user_data(server):
@@ -129,7 +130,7 @@ def _check_count(server):
 
 
 # References in the body that do not exist are the request's fault: 400, as Nova.
-_BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Server group'}
+_BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Port', 'Server group'}
 
 
 @SERVICE.route('POST', '/v2.1/servers')

@@ -102,6 +102,5 @@ def _register_resources():
 
 RESOURCE_MODULES = ('servers', 'server_actions', 'instance_actions', 'flavors',
                     'keypairs', 'server_groups', 'quotas', 'availability_zones',
-                    'hypervisors', 'provisioner_ext', 'flows',
-                    'volume_attachments')
+                    'hypervisors', 'provisioner_ext', 'flows')
 _register_resources()

@@ -24,7 +24,7 @@ def dhcp_hostname(name):
     return label.strip('-') or None
 
 
-def dev_name(bus, index):
+def _dev_name(bus, index):
     # vda..vdz, then vdaa.. like the Linux kernel names them.
     letters = string.ascii_lowercase
     suffix = ''
@@ -43,16 +43,16 @@ def _single_line(text):
 def _disks(spec, conf):
     disks = []
     if spec.root_disk:
-        disks.append(config.GuestDisk(spec.root_disk, dev_name('virtio', 0)))
+        disks.append(config.GuestDisk(spec.root_disk, _dev_name('virtio', 0)))
     for path, serial in spec.volumes:
-        disks.append(config.GuestDisk(path, dev_name('virtio', len(disks)),
+        disks.append(config.GuestDisk(path, _dev_name('virtio', len(disks)),
                                       serial=serial))
     if spec.config_drive:
         bus = conf.libvirt.config_drive_bus
         # A virtio-blk CD-ROM does not exist; other buses get a real CD-ROM.
         device = 'disk' if bus == 'virtio' else 'cdrom'
         index = len(disks) if bus == 'virtio' else 0
-        disks.append(config.GuestDisk(spec.config_drive, dev_name(bus, index),
+        disks.append(config.GuestDisk(spec.config_drive, _dev_name(bus, index),
                                       target_bus=bus, driver_format='raw',
                                       device=device, readonly=True))
     return disks
@@ -97,11 +97,28 @@ def build_network(name, bridge, net, dhcp_hosts=()):
     if cidr.version != 4:
         raise exception.Invalid(reason='network %s: only IPv4 networks are '
                                        'supported, got %s' % (net.get('id'), cidr))
-    network = config.Network(name, bridge, net['gateway'], str(cidr.netmask))
-    network.dhcp_start = net.get('dhcp_start')
-    network.dhcp_end = net.get('dhcp_end')
-    network.dhcp_hosts = list(dhcp_hosts)
+    network = config.Network(name, bridge, net.get('address') or net['gateway'],
+                             str(cidr.netmask))
     network.forward_mode = net.get('forward_mode')
     # dnsmasq pings an address before leasing it; IPAM already owns it: ~3 s saved.
-    network.dnsmasq_options = ['no-ping']
+    network.dnsmasq_options = ['no-ping'] + dhcp_options(net)
+    if net.get('enable_dhcp', True):  # DHCP off: dnsmasq leases nothing
+        network.dhcp_start = net.get('dhcp_start')
+        network.dhcp_end = net.get('dhcp_end')
+        network.dhcp_hosts = list(dhcp_hosts)
     return network
+
+
+def dhcp_options(net):
+    """dnsmasq options for the subnet's DNS servers, and no router without a gateway.
+
+    The values were checked as IPv4 addresses when the subnet was made; they are
+    checked again here because each option is a line of dnsmasq's configuration.
+    """
+    options = []
+    if not net.get('gateway'):
+        options.append('dhcp-option=3')  # an empty router option: no default route
+    servers = [str(ipaddress.IPv4Address(s)) for s in net.get('dns_nameservers') or ()]
+    if servers:
+        options.append('dhcp-option=6,%s' % ','.join(servers))
+    return options

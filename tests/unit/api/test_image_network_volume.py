@@ -203,9 +203,10 @@ def test_network_quotas(member_client, admin_client, admin_context):
     me = member_client.get('/identity/v3/auth/tokens', headers={
         'X-Subject-Token': member_client.token}).json['token']['project']['id']
     quota = member_client.get('/network/v2.0/quotas/' + me).json['quota']
-    assert quota['network'] == -1 and quota['port'] == -1 and 'subnet' in quota
+    assert (quota['network'], quota['subnet'], quota['port']) == (100, 100, 500)
+    assert quota['router'] == -1  # there are none: nothing to limit
     details = member_client.get('/network/v2.0/quotas/%s/details' % me).json['quota']
-    assert details['port'] == {'limit': -1, 'used': 0, 'reserved': 0}
+    assert details['port'] == {'limit': 500, 'used': 0, 'reserved': 0}
     other = admin_context.project_id
     assert member_client.get('/network/v2.0/quotas/' + other).status_int == 404
     assert admin_client.get('/network/v2.0/quotas/' + me).status_int == 200

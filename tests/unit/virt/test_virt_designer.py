@@ -88,8 +88,8 @@ def test_nothing_to_boot_is_invalid(conf):
 
 
 def test_many_disks_get_kernel_style_names():
-    assert designer.dev_name('virtio', 25) == 'vdz'
-    assert designer.dev_name('virtio', 26) == 'vdaa'
+    assert designer._dev_name('virtio', 25) == 'vdz'
+    assert designer._dev_name('virtio', 26) == 'vdaa'
 
 
 def test_build_network_is_isolated_with_no_ping():
@@ -112,3 +112,18 @@ def test_dhcp_hostname_is_a_dns_label():
     assert designer.dhcp_hostname('--') is None
     assert designer.dhcp_hostname(None) is None
     assert len(designer.dhcp_hostname('a' * 80)) == 63
+
+
+def test_build_network_carries_the_subnets_dhcp_and_dns_settings():
+    net = {'id': '1', 'cidr': '10.1.2.0/24', 'gateway': None, 'address': '10.1.2.1',
+           'dhcp_start': '10.1.2.10', 'dhcp_end': '10.1.2.20', 'enable_dhcp': True,
+           'dns_nameservers': ['192.0.2.53', '198.51.100.53']}
+    network = designer.build_network('p-net-1', 'p-1', net)
+    assert network.address == '10.1.2.1' and network.dhcp_start == '10.1.2.10'
+    assert network.dnsmasq_options == ['no-ping', 'dhcp-option=3',
+                                       'dhcp-option=6,192.0.2.53,198.51.100.53']
+    off = designer.build_network('p-net-1', 'p-1', dict(net, enable_dhcp=False),
+                                 dhcp_hosts=['ignored'])
+    assert (off.dhcp_start, off.dhcp_hosts) == (None, [])
+    with pytest.raises(ValueError):  # never a line of dnsmasq configuration
+        designer.build_network('n', 'b', dict(net, dns_nameservers=['1.1.1.1\nx=y']))

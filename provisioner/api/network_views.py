@@ -1,0 +1,150 @@
+"""Neutron's shapes: the views of networks, subnets and ports, filters, errors, bodies.
+"""
+
+import functools
+
+from provisioner.api import common
+from provisioner.api import wsgi
+from provisioner import exception
+
+MTU = 1500  # libvirt's default for the bridges it makes
+NEUTRON_TYPES = {400: 'HTTPBadRequest', 401: 'HTTPUnauthorized', 403: 'HTTPForbidden',
+                 404: 'HTTPNotFound', 405: 'HTTPMethodNotAllowed', 409: 'HTTPConflict',
+                 413: 'HTTPRequestEntityTooLarge', 501: 'HTTPNotImplemented',
+                 503: 'HTTPServiceUnavailable'}
+# Query parameters that are not attribute filters.
+_NOT_FILTERS = ('fields', 'limit', 'marker', 'page_reverse', 'sort_key', 'sort_dir')
+
+
+def neutron_fault(status, message, kind=None):
+    """Neutron's error body: {"NeutronError": {"type", "message", "detail"}}."""
+    return {'NeutronError': {'type': kind or NEUTRON_TYPES.get(status, 'HTTPError'),
+                             'message': message, 'detail': ''}}
+
+
+def _error_type(exc):
+    """Neutron's own type for an error (NetworkNotFound, PortInUse, OverQuota...)."""
+    if getattr(exc, 'neutron_type', None):
+        return exc.neutron_type
+    if isinstance(exc, exception.NotFound):
+        return '%sNotFound' % exc.kwargs.get('kind', '').replace(' ', '')
+    if isinstance(exc, exception.Invalid):
+        return 'InvalidInput'
+    return None
+
+
+def typed_errors(handler):
+    """Answer the service's errors with Neutron's type names, as clients log them."""
+    @functools.wraps(handler)
+    def wrapper(req, **kwargs):
+        try:
+            return handler(req, **kwargs)
+        except exception.ProvisionerError as exc:
+            kind = _error_type(exc)
+            if kind is None:
+                raise
+            status, message = wsgi.status_of(exc)
+            return wsgi.json_response(neutron_fault(status, message, kind), status)
+    return wrapper
+
+
+def attributes(req, resource, allowed, fixed=None):
+    """The ``{resource: {...}}`` body's attributes; unknown ones are refused (400) as
+    Neutron does, and ``fixed`` ones must have the one value this service supports."""
+    body = req.json_body().get(resource)
+    if not isinstance(body, dict):
+        raise wsgi.HTTPError(400, 'Resource body required: {"%s": {...}}.' % resource)
+    unknown = sorted(set(body) - set(allowed) - set(fixed or ()))
+    if unknown:
+        raise wsgi.HTTPError(400, 'Unrecognized attribute(s) \'%s\'' % ', '.join(unknown))
+    for key, value in (fixed or {}).items():
+        if key in body and body[key] != value:
+            raise wsgi.HTTPError(400, 'Invalid input for %s: only %r is supported here '
+                                      '(guest networks are isolated libvirt networks).'
+                                 % (key, value))
+    return {k: v for k, v in body.items() if k in allowed}
+
+
+def _common(item):
+    created = common.isotime(item['created_at'])
+    return {'project_id': item['project_id'], 'tenant_id': item['project_id'],
+            'description': '', 'tags': [], 'created_at': created, 'updated_at': created,
+            'revision_number': 0}
+
+
+def network_view(net):
+    return dict(_common(net), **{
+        'id': net['id'], 'name': net['name'], 'admin_state_up': True, 'status': 'ACTIVE',
+        'subnets': [net['subnet_id']] if net['subnet_id'] else [],
+        'shared': net['shared'], 'router:external': False, 'mtu': MTU,
+        'port_security_enabled': False, 'availability_zones': ['nova'],
+        'availability_zone_hints': [], 'ipv4_address_scope': None,
+        'ipv6_address_scope': None, 'is_default': False, 'l2_adjacency': True})
+
+
+def subnet_view(net):
+    return dict(_common(net), **{
+        'id': net['subnet_id'], 'name': net['subnet_name'], 'network_id': net['id'],
+        'cidr': net['cidr'], 'ip_version': 4, 'gateway_ip': net['gateway'],
+        'enable_dhcp': net['enable_dhcp'],
+        'allocation_pools': [{'start': net['dhcp_start'], 'end': net['dhcp_end']}],
+        'dns_nameservers': net['dns_nameservers'], 'host_routes': [],
+        'ipv6_address_mode': None, 'ipv6_ra_mode': None, 'subnetpool_id': None,
+        'segment_id': None, 'service_types': []})
+
+
+def port_view(port, subnet_ids):
+    """A port; ``subnet_ids`` maps network ids to their subnet's id."""
+    bound = port['instance_id'] is not None
+    return dict(_common(port), **{
+        'id': port['id'], 'name': port['name'], 'network_id': port['network_id'],
+        'mac_address': port['mac'], 'admin_state_up': True,
+        'status': 'ACTIVE' if bound else 'DOWN',
+        'device_id': port['instance_id'] or '',
+        'device_owner': 'compute:nova' if bound else '',
+        'fixed_ips': [{'subnet_id': subnet_ids.get(port['network_id']),
+                       'ip_address': port['ip']}],
+        'security_groups': [], 'allowed_address_pairs': [], 'extra_dhcp_opts': [],
+        'port_security_enabled': False, 'dns_name': '', 'dns_assignment': [],
+        'binding:host_id': port['host'] or '',
+        'binding:vif_type': 'bridge' if bound else 'unbound',
+        'binding:vnic_type': 'normal'})
+
+
+def _as_text(value):
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _filtered(req, items):
+    """Neutron's attribute filters: ?name=a&name=b matches either; unknown ones pass."""
+    for key in set(req.GET.keys()) - set(_NOT_FILTERS):
+        wanted = {v.lower() if v.lower() in ('true', 'false') else v
+                  for v in req.GET.getall(key)}
+        items = [i for i in items if key not in i or _matches(i[key], wanted)]
+    return items
+
+
+def _matches(value, wanted):
+    if isinstance(value, list):  # e.g. fixed_ips, subnets: any element
+        return any(_as_text(v) in wanted for v in value)
+    return _as_text(value) in wanted
+
+
+def listing(req, collection, items):
+    """The page, with the ``fields`` asked for and a ``<collection>_links`` next link."""
+    shown, more = common.page(req, _filtered(req, items))
+    fields = req.GET.getall('fields')
+    if fields:
+        shown = [{k: v for k, v in item.items() if k in fields} for item in shown]
+    body = {collection: shown}
+    if more and shown and 'id' in shown[-1]:
+        body[collection + '_links'] = common.next_link(req, ['v2.0', collection],
+                                                       shown[-1]['id'])
+    return wsgi.json_response(body)
+
+
+def one(req, key, item, status=200):
+    fields = req.GET.getall('fields')
+    if fields:
+        item = {k: v for k, v in item.items() if k in fields}
+    return wsgi.json_response({key: item}, status)

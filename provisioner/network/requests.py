@@ -1,0 +1,52 @@
+"""A boot's requested NICs: a network (maybe with a fixed IP) or a port made first.
+
+Checked when the boot is recorded, so a bad request creates nothing; AllocatePorts
+takes the addresses later (a fixed IP taken meanwhile fails that step, and the boot
+rolls back).
+"""
+
+import sqlalchemy as sa
+
+from provisioner.db import models
+from provisioner import exception
+from provisioner.network import addressing
+from provisioner.network import ipam
+from provisioner.network import service
+
+
+def _port(session, context, port_id):
+    port = session.get(models.Port, port_id)
+    if port is None or not (context.is_admin or port.project_id == context.project_id):
+        raise exception.NotFound(kind='Port', name=port_id)
+    if port.instance_id is not None:
+        raise ipam.PortInUse(reason='Port %s is still in use (bound to server %s).'
+                                    % (port_id, port.instance_id))
+    return {'network_id': port.network_id, 'port_id': port.id}
+
+
+def _network(session, context, ref, fixed_ip=None):
+    net = session.get(models.Network, ref) or session.execute(
+        sa.select(models.Network).where(models.Network.name == ref)).scalar()
+    if net is None or not service.visible(context, net):
+        raise exception.NotFound(kind='Network', name=ref)
+    net = ipam.subnet_of(session, net.id)
+    nic = {'network_id': net.id}
+    if fixed_ip is not None:
+        nic['fixed_ip'] = addressing.check_fixed_ip(ipam.network_dict(net), fixed_ip)
+        if session.execute(sa.select(models.Port.id).where(
+                models.Port.network_id == net.id,
+                models.Port.ip == nic['fixed_ip'])).first():
+            raise ipam.IpAddressAlreadyAllocated(
+                reason='Fixed IP address %s is already in use on network %s.'
+                       % (nic['fixed_ip'], net.name))
+    return nic
+
+
+def resolve(session, context, requested):
+    """{'network_id', 'port_id'?, 'fixed_ip'?} for a network name or id, or for a
+    {'network', 'fixed_ip'} / {'port'} request (schemas.BOOT checked its shape)."""
+    if isinstance(requested, str):
+        return _network(session, context, requested)
+    if requested.get('port'):
+        return _port(session, context, requested['port'])
+    return _network(session, context, requested['network'], requested.get('fixed_ip'))

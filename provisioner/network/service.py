@@ -1,0 +1,243 @@
+"""Networks and their subnet on behalf of one caller (Neutron's rules, one subnet each).
+
+A network belongs to the project that made it; ``shared`` networks (and those an
+operator made before networks had owners) are seen and used by every project. Only
+an admin shares a network. A network has at most one IPv4 subnet: it is one
+isolated libvirt network per host, whose dnsmasq serves one range.
+"""
+
+import ipaddress
+import uuid
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from provisioner.db import api as db_api
+from provisioner.db import models
+from provisioner import exception
+from provisioner.network import addressing
+from provisioner.network import ipam
+from provisioner.network import quotas
+from provisioner import policy
+from provisioner import validation
+
+
+class NetworkInUse(exception.Conflict):
+    neutron_type = 'NetworkInUse'
+
+
+class SubnetInUse(exception.Conflict):
+    neutron_type = 'SubnetInUse'
+
+
+class OverlappingSubnet(exception.Conflict):
+    neutron_type = 'InvalidInput'
+    http_status = 400  # Neutron: "Invalid input for operation: ... overlaps"
+
+
+def network_info(net):
+    """The network and its subnet as the API shows them."""
+    return dict(ipam.network_dict(net), project_id=net.project_id,
+                shared=bool(net.shared or net.project_id is None),
+                created_at=net.created_at, subnet_id=net.subnet_id,
+                subnet_name=net.subnet_name)
+
+
+def visible(context, net):
+    return (context.is_admin or net.shared or net.project_id is None
+            or net.project_id == context.project_id)
+
+
+def _owned(context, action, net):
+    """Check ``action`` on a network the caller sees; another's is 'not found'."""
+    if not visible(context, net):
+        raise exception.NotFound(kind='Network', name=net.id)
+    policy.authorize(context, action, {'project_id': net.project_id})
+
+
+def get_row(session, context, network_id):
+    net = session.get(models.Network, network_id)
+    if net is None or not visible(context, net):
+        raise exception.NotFound(kind='Network', name=network_id)
+    return net
+
+
+def list_networks(context):
+    policy.authorize(context, 'network:list')
+    with db_api.transaction() as session:
+        rows = session.execute(sa.select(models.Network)
+                               .order_by(models.Network.created_at)).scalars()
+        return [network_info(n) for n in rows if visible(context, n)]
+
+
+def show_network(context, network_id):
+    policy.authorize(context, 'network:show')
+    with db_api.transaction() as session:
+        return network_info(get_row(session, context, network_id))
+
+
+def add_network(name, project_id, shared=False):
+    """Record a network (policy-free: the callers check). project_id None: the
+    operator's, shared by every project and counted against no quota."""
+    name = validation.name(name, 'network name')
+    net = models.Network(id=str(uuid.uuid4()), name=name, project_id=project_id,
+                         shared=bool(shared), dns_nameservers=[])
+    try:
+        with db_api.transaction() as session:
+            if project_id is not None:
+                quotas.check(session, project_id, 'network')
+            session.add(net)
+            session.flush()
+            return network_info(net)
+    except sa_exc.IntegrityError:
+        raise exception.Conflict(reason='Network %s already exists.' % name) from None
+
+
+def create_network(context, name, shared=False, project_id=None):
+    project_id = project_id or context.project_id
+    policy.authorize(context, 'network:create', {'project_id': project_id})
+    if shared:
+        policy.authorize(context, 'network:create:shared', {'project_id': project_id})
+    return add_network(name, project_id, shared)
+
+
+def update_network(context, network_id, name=None, shared=None):
+    with db_api.transaction() as session:
+        net = get_row(session, context, network_id)
+        _owned(context, 'network:update', net)
+        if shared is not None and bool(shared) != net.shared:
+            policy.authorize(context, 'network:create:shared',
+                             {'project_id': net.project_id})
+            net.shared = bool(shared)
+        if name is not None:
+            net.name = validation.name(name, 'network name')
+        try:
+            session.flush()
+        except sa_exc.IntegrityError:
+            raise exception.Conflict(reason='Network %s already exists.' % name) \
+                from None
+        return network_info(net)
+
+
+def _ports_on(session, net):
+    return session.execute(sa.select(sa.func.count()).select_from(models.Port)
+                           .where(models.Port.network_id == net.id)).scalar()
+
+
+def delete_network(context, network_id, unplug):
+    with db_api.transaction() as session:
+        _owned(context, 'network:delete', get_row(session, context, network_id))
+    remove_network(network_id, unplug)
+
+
+def remove_network(network_id, unplug):
+    """Delete an unused network; ``unplug(network)`` removes it from every host first.
+    """
+    with db_api.transaction() as session:
+        net = session.get(models.Network, network_id)
+        if net is None:
+            raise exception.NotFound(kind='Network', name=network_id)
+        used = _ports_on(session, net)
+        if used:
+            raise NetworkInUse(reason='Unable to complete operation on network %s. '
+                                      'There are %d port(s) on the network: delete '
+                                      'them (or their servers) first.' % (net.id, used))
+        found = ipam.network_dict(net)
+    if found['cidr']:
+        unplug(found)
+    with db_api.transaction() as session:
+        session.execute(sa.delete(models.Network).where(models.Network.id == found['id']))
+
+
+# -- the subnet ------------------------------------------------------------------
+
+def subnet_row(session, context, subnet_id):
+    net = session.execute(sa.select(models.Network).where(
+        models.Network.subnet_id == subnet_id)).scalar()
+    if net is None or not visible(context, net):
+        raise exception.NotFound(kind='Subnet', name=subnet_id)
+    return net
+
+
+def list_subnets(context):
+    return [n for n in list_networks(context) if n['subnet_id']]
+
+
+def show_subnet(context, subnet_id):
+    policy.authorize(context, 'network:show')
+    with db_api.transaction() as session:
+        return network_info(subnet_row(session, context, subnet_id))
+
+
+def _check_overlap(session, cidr):
+    for other, other_cidr in session.execute(
+            sa.select(models.Network.name, models.Network.cidr)
+            .where(models.Network.cidr.is_not(None))):
+        if ipaddress.ip_network(other_cidr).overlaps(ipaddress.ip_network(cidr)):
+            raise OverlappingSubnet(reason='Invalid input for operation: CIDR %s '
+                                           'overlaps the subnet %s of network %s.'
+                                           % (cidr, other_cidr, other))
+
+
+def create_subnet(context, network_id, cidr, name='', gateway=addressing.DEFAULT,
+                  pools=None, enable_dhcp=True, dns_nameservers=()):
+    """Give a network its one subnet; refused if it has one or the CIDR overlaps."""
+    plan = addressing.plan(cidr, gateway, pools, dns_nameservers)
+    with db_api.transaction() as session:
+        net = get_row(session, context, network_id)
+        _owned(context, 'subnet:create', net)
+    return add_subnet(network_id, plan, name, enable_dhcp)
+
+
+def add_subnet(network_id, plan, name='', enable_dhcp=True):
+    """Give the network the subnet ``plan`` (addressing.plan) (policy-free)."""
+    name = validation.name(name, 'subnet name') if name else ''
+    with db_api.transaction() as session:
+        net = session.get(models.Network, network_id)
+        if net is None:
+            raise exception.NotFound(kind='Network', name=network_id)
+        if net.subnet_id:
+            raise exception.Conflict(
+                reason='Network %s already has the subnet %s (%s): a network here has '
+                       'one IPv4 subnet, served by one DHCP range on one isolated '
+                       'bridge per host; make another network for another range.'
+                       % (net.name, net.subnet_id, net.cidr))
+        if net.project_id is not None:
+            quotas.check(session, net.project_id, 'subnet')
+        _check_overlap(session, plan['cidr'])
+        for key, value in plan.items():
+            setattr(net, key, value)
+        net.subnet_id, net.subnet_name = str(uuid.uuid4()), name
+        net.enable_dhcp = bool(enable_dhcp)
+        session.flush()
+        return network_info(net)
+
+
+def update_subnet(context, subnet_id, name):
+    """Rename a subnet. Its addressing is fixed once made: hosts carry it already."""
+    with db_api.transaction() as session:
+        net = subnet_row(session, context, subnet_id)
+        _owned(context, 'subnet:update', net)
+        net.subnet_name = validation.name(name, 'subnet name') if name else ''
+        session.flush()
+        return network_info(net)
+
+
+def delete_subnet(context, subnet_id, unplug):
+    """Take the subnet from its network once no port uses it, and from every host."""
+    with db_api.transaction() as session:
+        net = subnet_row(session, context, subnet_id)
+        _owned(context, 'subnet:delete', net)
+        used = _ports_on(session, net)
+        if used:
+            raise SubnetInUse(reason='Unable to complete operation on subnet %s: one '
+                                     'or more ports have an IP allocation from this '
+                                     'subnet (%d port(s)).' % (subnet_id, used))
+        found = ipam.network_dict(net)
+    unplug(found)
+    with db_api.transaction() as session:
+        session.execute(sa.update(models.Network)
+                        .where(models.Network.subnet_id == subnet_id)
+                        .values(cidr=None, gateway=None, dhcp_start=None, dhcp_end=None,
+                                subnet_id=None, subnet_name='', enable_dhcp=True,
+                                dns_nameservers=[]))
