@@ -42,6 +42,13 @@ def check(step_name, instance_id=None):
         raise exception.InjectedFault(step=step_name)
 
 
+def stop_taking_lease():
+    """Stop this process (SIGSTOP) inside the transaction that takes a lease."""
+    LOG.warning('Fault injection: stopping this process (SIGSTOP) while it takes '
+                'an instance\'s lease')
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
 def after_execute(execute):
     """Wrap a task's execute so the fault point for its name runs after it."""
 

@@ -34,7 +34,6 @@ ALLOWED = {
 KNOWN_CYCLE_EDGES = (
     ('provisioner.compute', 'provisioner.engine'),  # compute.api runs flows (runner)
     ('provisioner.faults', 'provisioner.compute'),  # a fault's host, from the database
-    ('provisioner.image', 'provisioner.virt'),  # image.cache uses virt.fileperms
     ('provisioner.api', 'provisioner.dashboard'),  # api.app mounts the dashboard
     ('provisioner.catalog', 'provisioner.compute'),  # 'in use' reads compute.states
 )

@@ -1,10 +1,13 @@
-"""Block storage v3 (a read-mostly Cinder subset) over provisioner's volumes.
+"""Block storage v3 (a Cinder subset): volumes, their quotas, limits and zones.
 
-A provisioner volume is made for an instance at boot and removed with it, so
-every volume is ``in-use``, attached to its instance, named
-``<instance name>-vol<index>``. Quotas are provisioner's ``volumes_gib``
-(Cinder's ``gigabytes``); there is no per-volume count limit, and no snapshots,
-backups or groups (their limits read 0). Only microversion 3.0 is served.
+Two kinds of volume are served: those a boot made for its instance (named
+``<instance name>-vol<index>``, in-use until the instance is deleted with them) and
+the volume service's own (provisioner.volume.api): created blank or from an image
+(``imageRef``), renamed, grown while detached (``os-extend``), deleted while not
+attached, and attached to servers through Nova's os-volume_attachments. Quotas are
+provisioner's ``volumes_gib`` (Cinder's ``gigabytes``, over it: 413 overLimit);
+there is no per-volume count limit, and no snapshots, backups, groups or types.
+Only microversion 3.0 is served.
 
 As in Cinder, the project id in the URL must be the token's project (400
 "Malformed request url" otherwise); an admin reaches other projects' volumes
@@ -15,6 +18,7 @@ import re
 
 from provisioner.api import app
 from provisioner.api import common
+from provisioner.api import dispatcher
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner.compute import quotas
@@ -22,6 +26,7 @@ from provisioner.conf import CONF
 from provisioner import exception
 from provisioner.identity import admin
 from provisioner import policy
+from provisioner.volume import api as volume_api
 from provisioner.volume import volumes
 
 VERSION = '3.0'
@@ -95,7 +100,10 @@ def _time(moment):
 
 
 def _device(volume):
-    # The guest's device: after the root disk (vda) if the image gives one.
+    """The guest's device: after the root disk (vda) for a boot's volume; the one
+    recorded at attachment for a volume of the volume service."""
+    if not volume['from_boot']:
+        return volume['device']
     index = volume['index'] + (1 if volume['root_disk'] else 0)
     letters = ''
     index += 1
@@ -105,35 +113,40 @@ def _device(volume):
     return '/dev/vd' + letters
 
 
-def _name(volume):
-    return '%s-vol%d' % (volume['instance_name'], volume['index'])
-
-
 def _links(req, volume):
     return common.links(req, 'v3', req.context.project_id, 'volumes', volume['id'])
 
 
 def summary_view(req, volume):
-    return {'id': volume['id'], 'name': _name(volume), 'links': _links(req, volume)}
+    return {'id': volume['id'], 'name': volume['name'], 'links': _links(req, volume)}
+
+
+def _attachments(volume):
+    if volume['instance_id'] is None or volume['status'] not in ('in-use', 'detaching'):
+        return []
+    return [{'id': volume['id'], 'attachment_id': volume['id'],
+             'volume_id': volume['id'], 'server_id': volume['instance_id'],
+             'host_name': volume['host'], 'device': _device(volume),
+             'attached_at': _time(volume['attached_at'])}]
 
 
 def detail_view(req, volume):
     created = _time(volume['created_at'])
     body = {
-        'id': volume['id'], 'name': _name(volume), 'status': volume['status'],
+        'id': volume['id'], 'name': volume['name'], 'status': volume['status'],
         'size': volume['size_gib'],
         'availability_zone': volume['availability_zone'] or 'nova',
-        'created_at': created, 'updated_at': created,
-        'attachments': [{'id': volume['id'], 'attachment_id': volume['id'],
-                         'volume_id': volume['id'], 'server_id': volume['instance_id'],
-                         'host_name': volume['host'], 'device': _device(volume),
-                         'attached_at': created}],
-        'bootable': 'false', 'volume_type': None, 'metadata': {}, 'description': None,
+        'created_at': created, 'updated_at': _time(volume['updated_at']) or created,
+        'attachments': _attachments(volume),
+        'bootable': 'true' if volume['bootable'] else 'false', 'volume_type': None,
+        'metadata': {}, 'description': volume['description'],
         'encrypted': False, 'multiattach': False, 'replication_status': None,
         'snapshot_id': None, 'source_volid': None, 'consistencygroup_id': None,
         'user_id': volume['user_id'], 'links': _links(req, volume),
         'os-vol-tenant-attr:tenant_id': volume['project_id'],
     }
+    if volume['image_id']:
+        body['volume_image_metadata'] = {'image_id': volume['image_id']}
     if req.context.is_admin:
         body['os-vol-host-attr:host'] = volume['host']
     return body
@@ -145,10 +158,12 @@ def _list(req, project_id):
     everyone = req.GET.get('all_tenants', '').lower() in ('1', 'true', 'yes') and \
         policy.check(req.context, 'instance:list:all_projects')
     found = volumes.describe(project_id=None if everyone else project_id)
-    for key, value_of in (('name', _name), ('status', lambda v: v['status']),
-                          ('project_id', lambda v: v['project_id'])):
+    for key in ('name', 'status', 'project_id', 'bootable'):
         if req.GET.get(key) is not None:
-            found = [v for v in found if value_of(v) == req.GET[key]]
+            wanted = req.GET[key]
+            if key == 'bootable':
+                wanted = wanted.lower() in ('1', 'true', 'yes')
+            found = [v for v in found if v[key] == wanted]
     return found
 
 
@@ -175,6 +190,78 @@ def show_volume(req, project_id, volume_id):
     policy.authorize_owned(req.context, 'instance:show', found[0]['project_id'],
                            'Volume', volume_id)
     return wsgi.json_response({'volume': detail_view(req, found[0])})
+
+
+# -- create, update, extend, delete --------------------------------------------------
+
+def _body(req, key):
+    body = req.json_body().get(key)
+    if not isinstance(body, dict):
+        raise wsgi.HTTPError(400, 'The request body needs a "%s" object.' % key)
+    return body
+
+
+def _show(req, volume_id, status=200):
+    found = volumes.describe(volume_id=volume_id)
+    if not found:
+        raise exception.NotFound(kind='Volume', name=volume_id)
+    return wsgi.json_response({'volume': detail_view(req, found[0])}, status)
+
+
+@SERVICE.route('POST', '/v3/{project_id}/volumes')
+def create_volume(req, project_id):
+    """A blank volume, or one from an image (imageRef); 202 as Cinder's."""
+    _check_url_project(req, project_id)
+    body = _body(req, 'volume')
+    unsupported = [k for k in ('snapshot_id', 'source_volid', 'backup_id')
+                   if body.get(k)]
+    if unsupported:
+        raise wsgi.HTTPError(400, 'provisioner makes volumes blank or from an image '
+                                  'only; %s is not supported.' % ', '.join(unsupported))
+    volume_id = volume_api.VolumeAPI(req.context).create(
+        body.get('size'), name=body.get('name'), description=body.get('description'),
+        image_ref=body.get('imageRef') or body.get('image_id'),
+        availability_zone=body.get('availability_zone'))
+    return _show(req, volume_id, 202)
+
+
+@SERVICE.route('PUT', '/v3/{project_id}/volumes/{volume_id}')
+def update_volume(req, project_id, volume_id):
+    _check_url_project(req, project_id)
+    body = _body(req, 'volume')
+    extra = sorted(set(body) - {'name', 'description', 'display_name',
+                                'display_description', 'metadata'})
+    if extra or body.get('metadata'):
+        raise wsgi.HTTPError(400, 'Only a volume\'s name and description can be set, '
+                                  'not %s.' % ', '.join(extra or ['metadata']))
+    fields = {key: body[alias] for key, alias in
+              (('name', 'name'), ('description', 'description'),
+               ('name', 'display_name'), ('description', 'display_description'))
+              if alias in body}
+    volume_api.VolumeAPI(req.context).update(volume_id, **fields)
+    return _show(req, volume_id)
+
+
+@SERVICE.route('DELETE', '/v3/{project_id}/volumes/{volume_id}')
+def delete_volume(req, project_id, volume_id):
+    _check_url_project(req, project_id)
+    if volume_api.VolumeAPI(req.context).request_delete(volume_id):
+        dispatcher.get().volume_delete(volume_id)
+    return wsgi.empty_response(202)
+
+
+@SERVICE.route('POST', '/v3/{project_id}/volumes/{volume_id}/action')
+def volume_action(req, project_id, volume_id):
+    """os-extend only (grow a detached volume)."""
+    _check_url_project(req, project_id)
+    body = req.json_body()
+    if list(body) != ['os-extend'] or not isinstance(body['os-extend'], dict):
+        raise wsgi.HTTPError(400, 'provisioner supports the volume action os-extend '
+                                  '{"new_size": N} only, not %s.'
+                             % ', '.join(sorted(body)))
+    volume_api.VolumeAPI(req.context).extend(volume_id,
+                                             body['os-extend'].get('new_size'))
+    return wsgi.empty_response(202)
 
 
 # -- quotas, limits, zones ------------------------------------------------------------

@@ -16,17 +16,22 @@ LOG = logging.getLogger('provisioner.engine')
 def main(argv=None):
     daemon.setup(sys.argv[1:] if argv is None else argv, 'provisioner-engine')
     from provisioner.conf import CONF
+    from provisioner.db import api as db_api
     from provisioner.engine import api_service
     from provisioner.engine import conductor
     from provisioner.engine import jobs
+    from provisioner import faults
     from provisioner.maintenance import audit as maintenance_audit
     from provisioner import rpc
 
+    # Nothing of a stalled engine (its row locks) may outlive its claims.
+    db_api.limit_idle_transactions(CONF.engine.claim_ttl)
     daemon.wait_for('The database', daemon.check_database)
     daemon.wait_for('RabbitMQ (transport_url)', daemon.check_broker)
     board = daemon.wait_for('The jobboard at redis://%s' % jobs.redis_location(),
                             jobs.get_board)
-    worker = conductor.Conductor(board)
+    worker = conductor.Conductor(board, on_lease_taken=(
+        faults.stop_taking_lease if CONF.fault_injection.stop_taking_lease else None))
     server = rpc.get_server(CONF.engine.topic, worker.name,
                             [api_service.EngineAPIEndpoint(),
                              maintenance_audit.EngineMaintenanceEndpoint()])

@@ -60,12 +60,15 @@ def _host_api():
 
 
 def _hosts(args):
+    """(hosts to audit, hosts skipped because their worker stopped reporting)."""
     if args.host:
-        return [args.host]
+        return [args.host], []
     if not rpc.is_distributed():
-        return [CONF.host]
+        return [CONF.host], []
     from provisioner.catalog import hosts
-    return [h['name'] for h in hosts.list_all()]
+    every = hosts.list_all()
+    return ([h['name'] for h in every if h['alive']],
+            [h['name'] for h in every if not h['alive']])
 
 
 def _action(finding, fix):
@@ -87,8 +90,12 @@ def audit(args):
     api = _host_api()
     grace = CONF.worker.orphan_grace_period if args.grace_period is None \
         else args.grace_period
-    findings, unreachable = [], []
-    for host in _hosts(args):
+    audited, unreachable = _hosts(args)
+    for host in unreachable:
+        print('Host %s is down (its worker stopped reporting): not audited.' % host,
+              file=sys.stderr)
+    findings = []
+    for host in audited:
         try:
             findings += auditing.run(host, api.inventory, api.remove_resources, grace,
                                      args.fix)

@@ -22,6 +22,8 @@ ROLLBACK = 'rollback'
 
 # Actions carried out by a flow of their own (boot and delete have theirs).
 POWER_ACTIONS = (STOP, START, REBOOT)
+# A volume's attach and detach (provisioner.volume.api): they set no task_state.
+VOLUME_ACTIONS = ('attach_volume', 'detach_volume')
 
 
 def record(session, context, instance_id, action, flow_uuid=None):
@@ -63,15 +65,18 @@ def latest(instance_id, action):
         return _action_dict(row) if row is not None else None
 
 
-def unfinished(actions_of=POWER_ACTIONS):
-    """Power actions a killed process left unfinished: (instance_id, action id)."""
+def unfinished(actions_of=POWER_ACTIONS + VOLUME_ACTIONS):
+    """Power and volume actions a killed process left unfinished:
+    (instance_id, action id)."""
     act, inst = models.InstanceAction, models.Instance
     with db_api.transaction() as session:
         return session.execute(
             sa.select(act.instance_id, act.id)
             .join(inst, inst.id == act.instance_id)
             .where(act.action.in_(actions_of), act.finish_time.is_(None),
-                   inst.task_state.is_not(None))
+                   sa.or_(inst.task_state.is_not(None),
+                          act.action.in_(VOLUME_ACTIONS)),
+                   inst.vm_state != 'deleted')
             .order_by(act.id)).all()
 
 

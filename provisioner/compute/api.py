@@ -33,7 +33,6 @@ from provisioner.network import requests as network_requests
 from provisioner import policy
 from provisioner import schemas
 from provisioner import virt
-from provisioner.volume import volumes
 
 from taskflow import states as tf_states
 
@@ -137,7 +136,7 @@ class ComputeAPI:
                                     if row.launched_at else None)}
         info['addresses'] = [{'network': p['network']['name'], 'ip': p['ip'],
                               'mac': p['mac']} for p in ipam.ports_for(instance_id)]
-        info['volumes'] = volumes.for_instance(instance_id)
+        info['volumes'] = instances.volumes_of(instance_id)
         # The driver only computes the path here; it does not connect to libvirt.
         info['console_log'] = virt.get_driver().console_log_path(instance_id)
         info['events'] = instances.events(instance_id)
@@ -223,13 +222,16 @@ class ComputeAPI:
         return flavor_row, image_row, nics
 
     def _validate_placement(self, session, flavor_row, image_row, availability_zone):
-        for needed, have, what in ((image_row.min_ram_mib, flavor_row.ram_mib, 'MiB RAM'),
-                                   (image_row.min_disk_gib, flavor_row.disk_gib,
-                                    'GiB disk')):
+        # Nova's FlavorMemoryTooSmall and FlavorDiskSmallerThanMinDisk (400).
+        for needed, have, what, part in (
+                (image_row.min_ram_mib, flavor_row.ram_mib, 'MiB RAM', 'memory'),
+                (image_row.min_disk_gib, flavor_row.disk_gib, 'GiB disk', 'disk')):
             if needed and have < needed:
-                raise exception.Invalid(reason='image %s needs at least %d %s; flavor '
-                                               '%s has %d' % (image_row.name, needed, what,
-                                                              flavor_row.name, have))
+                raise exception.Invalid(reason='Flavor\'s %s is too small for requested '
+                                               'image: image %s needs at least %d %s; '
+                                               'flavor %s has %d'
+                                               % (part, image_row.name, needed, what,
+                                                  flavor_row.name, have))
         if availability_zone is not None and not session.execute(
                 sa.select(models.Host.id).where(
                     models.Host.availability_zone == availability_zone)).first():

@@ -159,3 +159,13 @@ def _event_dict(row):
             'started_at': row.started_at.isoformat(timespec='milliseconds'),
             'finished_at': (row.finished_at.isoformat(timespec='milliseconds')
                             if row.finished_at else None)}
+
+
+def volumes_of(instance_id):
+    """The instance's volumes (a boot's, in order, and attached ones) as dicts."""
+    with db_api.transaction() as session:
+        rows = session.execute(sa.select(models.Volume)
+                               .where(models.Volume.instance_id == instance_id)
+                               .order_by(models.Volume.index)).scalars().all()
+        return [{'id': r.id, 'size_gib': r.size_gib, 'path': r.path, 'status': r.status,
+                 'index': r.index, 'device': r.device} for r in rows]

@@ -58,6 +58,14 @@ def amounts_for(vcpus, ram_mib, volume_sizes):
 
 def reserve(session, project_id, instance_id, amounts, project_name=None):
     """Count amounts against the project, in the caller's transaction, or OverQuota."""
+    wanted = count(session, project_id, amounts, project_name)
+    session.add(models.QuotaReservation(instance_id=instance_id, project_id=project_id,
+                                        amounts=wanted))
+
+
+def count(session, project_id, amounts, project_name=None):
+    """Raise the project's counters (or OverQuota); what was counted. The caller
+    remembers it (a reservation, a volume's size) to give it back with uncount."""
     limits = _limits(session, project_id)
     wanted = {r: n for r, n in amounts.items() if n}
     _ensure_usage_rows(session, project_id, sorted(wanted))
@@ -70,8 +78,15 @@ def reserve(session, project_id, instance_id, amounts, project_name=None):
             in_use = _usage(session, project_id)[resource]
             raise OverQuota(resource=resource, project=project_name or project_id, requested=n,
                             in_use=in_use, limit=limit)
-    session.add(models.QuotaReservation(instance_id=instance_id, project_id=project_id,
-                                        amounts=wanted))
+    return wanted
+
+
+def uncount(session, project_id, amounts):
+    """Give back what count counted, in the caller's transaction."""
+    for resource in sorted(amounts):
+        session.execute(sa.update(U).where(U.project_id == project_id,
+                                           U.resource == resource)
+                        .values(in_use=U.in_use - amounts[resource]))
 
 
 def release(instance_id):
@@ -80,10 +95,7 @@ def release(instance_id):
         row = session.get(models.QuotaReservation, instance_id)
         if row is None:
             return False
-        for resource in sorted(row.amounts):
-            session.execute(sa.update(U).where(U.project_id == row.project_id,
-                                               U.resource == resource)
-                            .values(in_use=U.in_use - row.amounts[resource]))
+        uncount(session, row.project_id, row.amounts)
         session.delete(row)
         return True
 

@@ -20,6 +20,12 @@ compute_opts = [
                help='Seconds a stop (or soft reboot) waits for the guest to shut '
                     'down after the ACPI power button before powering it off at '
                     'once. 0 powers off at once.'),
+    cfg.IntOpt('volume_detach_timeout',
+               default=30,
+               min=1,
+               help='Seconds a volume detach waits for the running guest to release '
+                    'the disk before it fails (the volume then stays attached, '
+                    'in-use). Related: [compute] shutdown_timeout.'),
     cfg.IntOpt('max_parallel_steps',
                default=4,
                min=1,
@@ -43,6 +49,11 @@ fault_injection_opts = [
                 default=[],
                 help='TESTING ONLY. Step names after whose side effect the process '
                      'kills itself with SIGKILL, to prove resume and rollback.'),
+    cfg.BoolOpt('stop_taking_lease',
+                default=False,
+                help='TESTING ONLY. The engine stops itself (SIGSTOP) as it takes '
+                     'an instance\'s lease, its transaction still open, to prove '
+                     'another engine takes the boot over from a stalled one.'),
 ]
 
 

@@ -13,6 +13,8 @@ from provisioner.conf import CONF
 _lock = threading.Lock()
 _engine = None
 _sessionmaker = None
+# Seconds after which PostgreSQL ends a session idle in a transaction (None: never).
+_idle_transaction_timeout = None
 
 
 def database_url():
@@ -67,7 +69,26 @@ def _create_engine(url):
                           'timeout': CONF.database.sqlite_busy_timeout})
         _configure_sqlite(engine)
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    connect_args = {}
+    if _idle_transaction_timeout is not None:
+        connect_args['options'] = ('-c idle_in_transaction_session_timeout=%d'
+                                   % int(_idle_transaction_timeout * 1000))
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20,
+                            connect_args=connect_args)
+
+
+def limit_idle_transactions(seconds):
+    """Have the server end a session left idle inside a transaction for ``seconds``.
+
+    PostgreSQL only (SQLite serves one host). A process stopped between two
+    statements of a transaction (SIGSTOP, a frozen VM, a long swap) keeps that
+    transaction's row locks for as long as it is stopped: whoever takes its work over
+    waits on them, however early the stopped process's claims expired. The server
+    rolls such a transaction back and closes the session after ``seconds``.
+    """
+    global _idle_transaction_timeout
+    _idle_transaction_timeout = seconds
+    dispose()  # connections made from now on carry the setting
 
 
 def get_engine():

@@ -265,17 +265,38 @@ class Port(TimestampMixin, Base):
 
 
 class Volume(TimestampMixin, Base):
+    """A volume: made with a boot (``index`` set) or by the volume service.
+
+    A volume-service volume is attached to ``instance_id`` (null while available);
+    its bytes live on ``host`` from its first attachment on (null before: a volume
+    of no host yet is made on the host of the server it is first attached to).
+    """
+
     __tablename__ = 'volumes'
     __table_args__ = (sa.UniqueConstraint('instance_id', 'index'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
-    instance_id: orm.Mapped[str] = orm.mapped_column(
+    instance_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.ForeignKey('instances.id'), index=True)
     project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
     # Position in the boot request; with instance_id it names the volume deterministically.
-    index: orm.Mapped[int]
+    # Null for a volume of the volume service (it outlives its servers).
+    index: orm.Mapped[int | None]
     size_gib: orm.Mapped[int]
     status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
     path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    availability_zone: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    image_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    bootable: orm.Mapped[bool] = orm.mapped_column(default=False)
+    # The guest's device (/dev/vdc) while attached, and the attach or detach action
+    # under way (its flow finds the volume by it).
+    device: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
+    action_id: orm.Mapped[int | None]
+    attached_at: orm.Mapped[datetime.datetime | None]
+    updated_at: orm.Mapped[datetime.datetime | None]
 
 
 class Allocation(TimestampMixin, Base):

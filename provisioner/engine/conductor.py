@@ -72,9 +72,11 @@ def _job_outcome(flow_state):
 
 
 class Conductor:
-    def __init__(self, board, name=None):
+    def __init__(self, board, name=None, on_lease_taken=None):
         self.name = name or owner_name()
         self._board = board
+        # Called inside the transaction that takes a lease (fault injection only).
+        self._on_lease_taken = on_lease_taken
         self._pool = futures.ThreadPoolExecutor(
             max_workers=CONF.engine.max_concurrent_flows,
             thread_name_prefix='provisioner-flow')
@@ -179,8 +181,17 @@ class Conductor:
         job = run.job
         instance_id = job.details['instance_id']
         outcome = ABANDON
+        if job.details['action'] == jobs.VOLUME_DELETE:
+            # No instance to lease: the volume's 'deleting' status is its claim, and
+            # both steps are idempotent should two engines run it.
+            runner.run_volume_delete(instance_id, remote_steps=True)
+            with self._lock:
+                self._running.pop(job.uuid, None)
+            self._finish(job, CONSUME)
+            return
         try:
-            run.lease = leases.acquire(instance_id, self.name, CONF.engine.claim_ttl)
+            run.lease = leases.acquire(instance_id, self.name, CONF.engine.claim_ttl,
+                                       before_commit=self._on_lease_taken)
             if run.lease is None:
                 # Still leased: a delete waiting for its boot, or an engine that
                 # stalled past its claim. Hand the job back and look again later.

@@ -24,6 +24,7 @@ from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import runner
+from provisioner.volume import volumes
 
 LOG = logging.getLogger(__name__)
 
@@ -84,8 +85,14 @@ class LocalDispatcher:
         self._submit('Action %s on instance %s' % (action_id, instance_id),
                      runner.run_action, instance_id, action_id, on_engine=self._attach)
 
+    def volume_delete(self, volume_id):
+        self._submit('Delete of volume %s' % volume_id, runner.run_volume_delete,
+                     volume_id)
+
     def resume_interrupted(self):
         """Start again every flow a killed process left unfinished; how many."""
+        for volume_id in volumes.deleting():
+            self.volume_delete(volume_id)
         boots, deletes = _interrupted_instances()
         for instance_id in boots:
             self.boot(instance_id)
@@ -155,6 +162,11 @@ class JobboardDispatcher:
     def power(instance_id, action_id):
         from provisioner.engine import jobs
         jobs.post_action(instance_id, action_id)
+
+    @staticmethod
+    def volume_delete(volume_id):
+        from provisioner.engine import jobs
+        jobs.post(jobs.VOLUME_DELETE, volume_id)
 
     def stop(self):
         from provisioner.engine import jobs

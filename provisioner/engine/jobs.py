@@ -19,6 +19,7 @@ LOG = logging.getLogger(__name__)
 BOOT = 'boot'
 DELETE = 'delete'
 POWER = 'power'
+VOLUME_DELETE = 'volume-delete'  # its 'instance_id' is the volume's id
 
 _lock = threading.Lock()
 _board = None

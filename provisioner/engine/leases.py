@@ -32,8 +32,14 @@ class LeaseLost(Exception):
     """Another engine now holds the instance: stop without touching anything."""
 
 
-def acquire(instance_id, owner, ttl):
-    """Take the instance's lease when free or expired; return a Lease or None."""
+def acquire(instance_id, owner, ttl, before_commit=None):
+    """Take the instance's lease when free or expired; return a Lease or None.
+
+    ``before_commit()`` runs once the lease row is written, its transaction still
+    open (the row locked): the fault injection of the takeover tests stalls the
+    engine there, the worst instant.
+    """
+    before_commit = before_commit or (lambda: None)
     now = time.time()
     with db_api.connection() as conn:
         epoch = conn.execute(
@@ -42,6 +48,7 @@ def acquire(instance_id, owner, ttl):
             .values(owner=owner, epoch=LEASES.c.epoch + 1, expires_at=now + ttl)
             .returning(LEASES.c.epoch)).scalar()
         if epoch is not None:
+            before_commit()
             return Lease(instance_id, owner, epoch)
         exists = conn.execute(sa.select(LEASES.c.epoch)
                               .where(LEASES.c.instance_id == instance_id)).first()
@@ -52,6 +59,7 @@ def acquire(instance_id, owner, ttl):
             conn.execute(sa.insert(LEASES).values(
                 instance_id=instance_id, owner=owner, epoch=1, expires_at=now + ttl,
                 rollback_requested=False))
+            before_commit()
     except sa.exc.IntegrityError:  # another engine inserted it first
         return None
     return Lease(instance_id, owner, 1)

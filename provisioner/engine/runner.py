@@ -34,11 +34,14 @@ from provisioner.engine import persistence
 from provisioner.engine import remote
 from provisioner import exception
 from provisioner import notifications
+from provisioner.volume import api as volume_api
+from provisioner.volume import volumes
 
 from flows import boot
 from flows import constants
 from flows import delete
 from flows import power
+from flows import volume
 
 LOG = logging.getLogger(__name__)
 
@@ -97,9 +100,14 @@ def _step_executor():
         return _executor
 
 
-def prepare_action(instance_id, action_id, action, flow_uuid, hard=False):
-    """Persist the flow of a power action (stop, start, reboot), not yet started."""
-    flow_name, factory, factory_args = power.factory(action, hard)
+def prepare_action(instance_id, action_id, action, flow_uuid, hard=False,
+                   volume_id=None):
+    """Persist the flow of a power action (stop, start, reboot) or of a volume's
+    attach or detach (``volume_id``), not yet started."""
+    if action in volume_api.VOLUME_ACTIONS:
+        flow_name, factory, factory_args = volume.factory(action, volume_id)
+    else:
+        flow_name, factory, factory_args = power.factory(action, hard)
     return _save_flow(instance_id, flow_uuid, flow_name, factory, factory_args)
 
 
@@ -245,7 +253,7 @@ def _run_engine(engine, flow_detail, instance_id, action_id, progress, rollback,
 
 
 def run_action(instance_id, action_id, lease=None, progress=None, on_engine=None):
-    """Run (or resume) the flow of a power action; return the flow's final state.
+    """Run (or resume) the flow of a power or volume action; its final state.
 
     Ownership, remote steps and suspension as for run_boot. A flow that already
     ended is not run again: its final state is returned.
@@ -258,7 +266,8 @@ def run_action(instance_id, action_id, lease=None, progress=None, on_engine=None
                 task_state = instances.get_row(session, instance_id).task_state
             flow_detail = prepare_action(instance_id, action_id, action['action'],
                                          action['flow_uuid'],
-                                         hard=task_state == states.REBOOTING_HARD)
+                                         hard=task_state == states.REBOOTING_HARD,
+                                         volume_id=volumes.for_action(action_id))
         if flow_detail.state in _ENDED:
             return flow_detail.state
         if _not_started(flow_detail):
@@ -305,3 +314,26 @@ def run_delete(instance_id, progress=None, on_wait=None, lease=None, action_id=N
             engine.run()
         persistence.destroy_logbook(instance_id)
         _finish(instance_id, actions.DELETE, action_id, tf_states.SUCCESS)
+
+
+def run_volume_delete(volume_id, remote_steps=False):
+    """Delete a volume's file on its host, then its row; a re-run after a crash
+    does it again (both steps are idempotent). A failure leaves it error_deleting.
+
+    ``remote_steps`` (a conductor): the file is deleted by its host's worker.
+    """
+    store = {constants.VOLUME_ID: volume_id, constants.HOST: volumes.host_of(volume_id)}
+    if remote_steps:
+        _book, flow_detail = tf_p_utils.temporary_flow_detail()
+        engine = remote.RemoteStepsEngine(volume.delete_flow(), flow_detail, None,
+                                          {'executor': _step_executor()})
+        engine.storage.inject(store)
+    else:
+        engine = engines.load(volume.delete_flow(), store=store, engine='serial')
+    try:
+        engine.run()
+    except Exception as exc:
+        LOG.warning('Delete of volume %s failed: %s', volume_id, exc)
+        volumes.mark(volume_id, volume_api.ERROR_DELETING)
+        return tf_states.FAILURE
+    return tf_states.SUCCESS

@@ -22,7 +22,7 @@ import os
 import re
 
 from provisioner import exception
-from provisioner.virt import fileperms
+from provisioner import fileperms
 
 _CHUNK = 1024 * 1024
 _SHA256 = re.compile(r'^[0-9a-f]{64}$')

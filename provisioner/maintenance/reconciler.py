@@ -13,6 +13,7 @@ from provisioner.conf import CONF
 from provisioner.maintenance import findings
 from provisioner.maintenance import host as host_side
 from provisioner.maintenance import rpcapi
+from provisioner import rpc
 
 LOG = logging.getLogger(__name__)
 
@@ -53,6 +54,10 @@ class Reconciler:
         while not self._stop.is_set():
             try:
                 reconcile_once(self._host, self._driver)
+            except rpc.messaging_errors() as exc:
+                LOG.warning('No engine answered the audit of host %s (%s); trying '
+                            'again in %d s', self._host, type(exc).__name__,
+                            CONF.worker.reconcile_interval)
             except Exception:  # the next round tries again; the worker keeps serving
                 LOG.exception('Audit of host %s failed', self._host)
             self._stop.wait(CONF.worker.reconcile_interval)

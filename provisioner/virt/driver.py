@@ -31,15 +31,16 @@ import libvirt
 
 from provisioner import conf as provisioner_conf
 from provisioner import exception
+from provisioner import fileperms
 from provisioner.image import cache as image_cache
 from provisioner.image import fetcher
 from provisioner.network import host_routes
 from provisioner.virt import configdrive
 from provisioner.virt import deployment
-from provisioner.virt import fileperms
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
 from provisioner.virt.libvirt import host as libvirt_host
+from provisioner.virt.libvirt import hotplug
 from provisioner.virt.libvirt import network as libvirt_network
 from provisioner.virt.libvirt import storage
 
@@ -288,6 +289,39 @@ class LibvirtDriver:
 
     def volume_exists(self, volume_id):
         return bool(self.volume_path(volume_id))
+
+    def make_volume(self, volume_id, size_gib, image_path=None, image_format=None):
+        """The volume's file, made if absent (blank, or a full copy of a cached image)
+        and grown to ``size_gib`` if smaller (an extend applies here); its path."""
+        pool = self._pool('volumes', create=True)
+        name = self._volume_name(volume_id)
+        if image_path and not storage.lookup_volume(pool, name):
+            storage.copy_into(pool, name, image_path, image_format)
+        path = self.create_volume(volume_id, size_gib)
+        storage.grow_volume(pool, name, int(size_gib) * GIB)
+        return path
+
+    def attach_volume(self, instance_uuid, volume_id):
+        """Hot-plug the volume into the domain (live and defined); its device."""
+        guest = self._defined_guest(instance_uuid, 'attaching a volume to')
+        path = self.volume_path(volume_id)
+        if not path:
+            raise exception.HypervisorError(reason='volume %s has no file on this host'
+                                                   % volume_id)
+        return '/dev/' + hotplug.attach(guest, path, volume_id)
+
+    def detach_volume(self, instance_uuid, volume_id, timeout):
+        """Unplug the volume, waiting up to ``timeout`` s for the guest to let go."""
+        guest = self._guest(instance_uuid)
+        path = self.volume_path(volume_id)
+        if guest is not None and path:
+            hotplug.detach(guest, path, volume_id, timeout)
+
+    def volume_attached(self, instance_uuid, volume_id):
+        """The device the volume has in the domain (live or defined), or None."""
+        guest, path = self._guest(instance_uuid), self.volume_path(volume_id)
+        target = hotplug.target_of(guest, path) if guest and path else None
+        return target and '/dev/' + target
 
     # -- config drive --------------------------------------------------------------
 

@@ -31,6 +31,7 @@ KINDS = (DOMAIN, ROOT_DISK, VOLUME, CONFIG_DRIVE, INSTANCE_DIR, DHCP_HOST, NETWO
 # What a host's steps make under state_path (the driver's layout); the database and
 # logs of an all-in-one state_path are not the host's to remove.
 HOST_DIRECTORIES = ('disks', 'volumes', 'instances', 'images')
+HOST_FILES = ('virt_type.json',)  # the KVM probe's answer (libvirt.host)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,8 +93,11 @@ def _pool_volumes(driver, kind, now):
                                instances_pool if kind == ROOT_DISK else volumes_pool)
     if pool is None or not deployment.under_state_path(storage.pool_path(pool)):
         return
+    try:
+        pool.refresh(0)  # files made while libvirtd was not looking
+    except libvirt.libvirtError:
+        pass  # a boot is building a volume now: libvirt's last list will do
     with libvirt_host.translate_errors('listing volumes of %s' % pool.name()):
-        pool.refresh(0)
         names = pool.listVolumes()
     head, tail = ('instance-', '-root.qcow2') if kind == ROOT_DISK \
         else ('volume-', '.qcow2')
@@ -172,7 +176,7 @@ def remove(driver, resource):
 
 def teardown(driver):
     """Remove this deployment's domains, networks, pools and volumes from the host,
-    and the directories it made under state_path (HOST_DIRECTORIES); return what
+    and what it made under state_path (HOST_DIRECTORIES, HOST_FILES); return what
     was removed, one line each.
 
     The caller checks first that no instance uses the host any more.
@@ -191,4 +195,9 @@ def teardown(driver):
         if os.path.isdir(path):
             shutil.rmtree(path, ignore_errors=True)
             removed.append('directory %s' % path)
+    for name in HOST_FILES:
+        path = os.path.join(deployment.state_path(), name)
+        if os.path.exists(path):
+            os.unlink(path)
+            removed.append('file %s' % path)
     return removed

@@ -1,7 +1,9 @@
-"""Volume rows: block storage created for an instance at boot and removed with it."""
+"""Volume rows: a boot's volumes (made and removed with their instance) and the
+volume service's (made on their own, attached and detached; see volume.api)."""
 
 import sqlalchemy as sa
 
+from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.db import models
 
@@ -19,41 +21,124 @@ def record(volume_id, instance_id, project_id, index, size_gib, path):
             row.status = 'in-use'
 
 
-def for_instance(instance_id):
-    with db_api.transaction() as session:
-        rows = session.execute(sa.select(models.Volume)
-                               .where(models.Volume.instance_id == instance_id)
-                               .order_by(models.Volume.index)).scalars().all()
-        return [{'id': r.id, 'size_gib': r.size_gib, 'path': r.path, 'status': r.status}
-                for r in rows]
+# The instance's volumes (compute reads them too, and imports nothing of volume).
+for_instance = instances.volumes_of
 
 
 def delete_records(instance_id):
+    """Forget the boot's volumes; the volume service's ones become available again
+    (the domain they were plugged into is gone)."""
     with db_api.transaction() as session:
         session.execute(sa.delete(models.Volume)
-                        .where(models.Volume.instance_id == instance_id))
+                        .where(models.Volume.instance_id == instance_id,
+                               models.Volume.index.is_not(None)))
+        session.execute(sa.update(models.Volume)
+                        .where(models.Volume.instance_id == instance_id)
+                        .values(instance_id=None, device=None, status='available',
+                                action_id=None, attached_at=None,
+                                updated_at=models.utcnow()))
 
 
 def describe(project_id=None, volume_id=None):
-    """Volumes (of a project, or one) with the instance each is attached to.
+    """Volumes (of a project, or one), each with the server it is attached to.
 
-    Each has the instance's id, name, user and availability zone, and whether its
-    image gives the instance a root disk (the volumes' device names follow it).
+    A boot's volume has the instance's name, user and availability zone, and
+    whether its image gives the instance a root disk (its device name follows it);
+    a volume of the volume service has its own, and its device while attached.
     """
     inst = models.Instance
     query = (sa.select(models.Volume, inst, models.Image.disk_path.is_not(None))
-             .join(inst, inst.id == models.Volume.instance_id)
-             .join(models.Image, models.Image.id == inst.image_id)
+             .outerjoin(inst, inst.id == models.Volume.instance_id)
+             .outerjoin(models.Image, models.Image.id == inst.image_id)
              .order_by(models.Volume.created_at, models.Volume.index))
     if project_id is not None:
         query = query.where(models.Volume.project_id == project_id)
     if volume_id is not None:
         query = query.where(models.Volume.id == volume_id)
     with db_api.transaction() as session:
-        return [{'id': vol.id, 'project_id': vol.project_id, 'index': vol.index,
-                 'size_gib': vol.size_gib, 'status': vol.status,
-                 'created_at': vol.created_at, 'instance_id': row.id,
-                 'instance_name': row.name, 'user_id': row.user_id, 'host': row.host,
-                 'availability_zone': (row.request_spec or {}).get('availability_zone'),
-                 'root_disk': bool(root_disk)}
+        return [_describe(vol, row, bool(root_disk))
                 for vol, row, root_disk in session.execute(query)]
+
+
+def _describe(vol, row, root_disk):
+    own = vol.index is None  # a volume of the volume service
+    return {'id': vol.id, 'project_id': vol.project_id, 'index': vol.index,
+            'size_gib': vol.size_gib, 'status': vol.status,
+            'created_at': vol.created_at, 'updated_at': vol.updated_at,
+            'instance_id': vol.instance_id,
+            'instance_name': row.name if row is not None else None,
+            'name': vol.name if own else '%s-vol%d' % (row.name, vol.index),
+            'description': vol.description,
+            'user_id': vol.user_id if own else row.user_id, 'host': vol.host if own
+            else row.host,
+            'availability_zone': vol.availability_zone if own
+            else (row.request_spec or {}).get('availability_zone'),
+            'root_disk': root_disk, 'device': vol.device, 'bootable': vol.bootable,
+            'image_id': vol.image_id, 'attached_at': vol.attached_at or vol.created_at,
+            'from_boot': not own}
+
+
+# -- the rows the volume service's flows write (engine side) ------------------------
+
+def source(volume_id):
+    """What the host needs to make the volume: {size_gib, fresh, image_* (a fresh
+    volume made from an image)}. ``fresh``: no host holds its bytes yet."""
+    with db_api.transaction() as session:
+        row = session.get(models.Volume, volume_id)
+        info = {'size_gib': row.size_gib, 'fresh': row.host is None}
+        image = (session.get(models.Image, row.image_id)
+                 if row.image_id and row.host is None else None)
+        if image is not None:
+            info.update(image_id=image.id, image_path=image.disk_path,
+                        image_sha256=image.disk_sha256, image_format=image.disk_format)
+        return info
+
+
+def _set(volume_id, **values):
+    with db_api.transaction() as session:
+        session.execute(sa.update(models.Volume).where(models.Volume.id == volume_id)
+                        .values(updated_at=models.utcnow(), **values))
+
+
+def record_attached(volume_id, host, device):
+    """The attach flow's end: in-use on the server, its bytes bound to ``host``."""
+    _set(volume_id, status='in-use', host=host, device=device, action_id=None,
+         attached_at=models.utcnow())
+
+
+def record_detached(volume_id):
+    _set(volume_id, status='available', instance_id=None, device=None, action_id=None,
+         attached_at=None)
+
+
+def restore(volume_id, attached):
+    """Back to where an attach (``attached`` False) or detach (True) started."""
+    if attached:
+        _set(volume_id, status='in-use', action_id=None)
+    else:
+        record_detached(volume_id)
+
+
+def for_action(action_id):
+    """The id of the volume an attach or detach action is about, or None."""
+    with db_api.transaction() as session:
+        return session.execute(sa.select(models.Volume.id)
+                               .where(models.Volume.action_id == action_id)).scalar()
+
+
+def host_of(volume_id):
+    with db_api.transaction() as session:
+        row = session.get(models.Volume, volume_id)
+        return row and row.host
+
+
+def deleting():
+    """Ids of volumes whose delete flow has not finished (to resume it)."""
+    with db_api.transaction() as session:
+        return list(session.execute(sa.select(models.Volume.id)
+                                    .where(models.Volume.status == 'deleting')
+                                    .order_by(models.Volume.updated_at)).scalars())
+
+
+def mark(volume_id, status):
+    _set(volume_id, status=status)

@@ -264,3 +264,31 @@ def test_findings_cross_the_wire_unchanged():
     finding = found.Finding('orphan', 'domain', 'instance-x', 'x', 'h', 'why',
                             {'kind': 'domain'}, past_grace=True)
     assert found.from_dicts([finding.to_dict()]) == [finding]
+
+
+def test_distributed_audit_asks_each_live_hosts_worker_and_names_the_down_ones(
+        run, monkeypatch):  # noqa: F811
+    from provisioner.cmd import maintenance as maintenance_cli
+    from provisioner import rpc
+
+    fixtures.add_host('up')
+    fixtures.add_host('away')
+    with db_api.transaction() as session:
+        session.query(models.Host).filter_by(name='away').update(
+            {'updated_at': datetime.datetime(2000, 1, 1)})
+    asked = []
+
+    class Workers:
+        def inventory(self, host):
+            asked.append(host)
+            return [inv.Resource('volume', 'volume-x.qcow2', 'x').to_dict()]
+
+        def remove_resources(self, host, entries):
+            return [{'kind': e['kind'], 'name': e['name'], 'error': None}
+                    for e in entries]
+
+    monkeypatch.setattr(rpc, 'is_distributed', lambda: True)
+    monkeypatch.setattr(maintenance_cli, '_host_api', Workers)
+    code, out, err = run('audit', '--fix')
+    assert code == 1 and 'Host away is down' in err
+    assert asked == ['up'] and 'removed' in out

@@ -102,5 +102,6 @@ def _register_resources():
 
 RESOURCE_MODULES = ('servers', 'server_actions', 'instance_actions', 'flavors',
                     'keypairs', 'server_groups', 'quotas', 'availability_zones',
-                    'hypervisors', 'provisioner_ext', 'flows')
+                    'hypervisors', 'provisioner_ext', 'flows',
+                    'volume_attachments')
 _register_resources()

@@ -76,7 +76,7 @@ def detail(req, server, user_data=None):
         'OS-EXT-STS:power_state': states.POWER_STATE_CODES.get(server['power_state'],
                                                                0),
         'os-extended-volumes:volumes_attached': [
-            dict({'id': v['id']}, **({'delete_on_termination': True}
+            dict({'id': v['id']}, **({'delete_on_termination': v.get('index') is not None}
                                      if version >= (2, 3) else {}))
             for v in server['volumes']],
     })

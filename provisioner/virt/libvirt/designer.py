@@ -24,7 +24,7 @@ def dhcp_hostname(name):
     return label.strip('-') or None
 
 
-def _dev_name(bus, index):
+def dev_name(bus, index):
     # vda..vdz, then vdaa.. like the Linux kernel names them.
     letters = string.ascii_lowercase
     suffix = ''
@@ -43,16 +43,16 @@ def _single_line(text):
 def _disks(spec, conf):
     disks = []
     if spec.root_disk:
-        disks.append(config.GuestDisk(spec.root_disk, _dev_name('virtio', 0)))
+        disks.append(config.GuestDisk(spec.root_disk, dev_name('virtio', 0)))
     for path, serial in spec.volumes:
-        disks.append(config.GuestDisk(path, _dev_name('virtio', len(disks)),
+        disks.append(config.GuestDisk(path, dev_name('virtio', len(disks)),
                                       serial=serial))
     if spec.config_drive:
         bus = conf.libvirt.config_drive_bus
         # A virtio-blk CD-ROM does not exist; other buses get a real CD-ROM.
         device = 'disk' if bus == 'virtio' else 'cdrom'
         index = len(disks) if bus == 'virtio' else 0
-        disks.append(config.GuestDisk(spec.config_drive, _dev_name(bus, index),
+        disks.append(config.GuestDisk(spec.config_drive, dev_name(bus, index),
                                       target_bus=bus, driver_format='raw',
                                       device=device, readonly=True))
     return disks

@@ -3,6 +3,7 @@
 import time
 
 import libvirt
+from lxml import etree
 
 from provisioner.virt.libvirt import host as libvirt_host
 
@@ -126,3 +127,36 @@ class Guest:
             with libvirt_host.translate_errors('reading the state of %s' % self.name):
                 raise
         return _POWER_STATES.get(state, 'nostate')
+
+    # -- disks (hot-plug) ---------------------------------------------------------
+
+    def disks(self, live=True):
+        """{target dev: source file} of the running domain, or of its definition."""
+        flags = 0 if live else libvirt.VIR_DOMAIN_XML_INACTIVE
+        with libvirt_host.translate_errors('reading the XML of %s' % self.name):
+            xml = self._domain.XMLDesc(flags)
+        found = {}
+        for disk in etree.fromstring(xml).iterfind('./devices/disk'):
+            target, source = disk.find('target'), disk.find('source')
+            if target is not None:
+                found[target.get('dev')] = (source.get('file')
+                                            if source is not None else None)
+        return found
+
+    @staticmethod
+    def _device_flags(live, persistent):
+        return ((libvirt.VIR_DOMAIN_AFFECT_LIVE if live else 0)
+                | (libvirt.VIR_DOMAIN_AFFECT_CONFIG if persistent else 0))
+
+    def attach_device(self, xml, live=True, persistent=True):
+        """Add a device to the running domain and/or to its definition."""
+        with libvirt_host.translate_errors('attaching a device to %s: %s'
+                                           % (self.name, xml.strip())):
+            self._domain.attachDeviceFlags(xml, self._device_flags(live, persistent))
+
+    def detach_device(self, xml, live=True, persistent=True):
+        """Ask the running guest to release a device and/or drop it from the
+        definition; the guest may take its time (see ``disks``)."""
+        with libvirt_host.translate_errors('detaching a device from %s: %s'
+                                           % (self.name, xml.strip())):
+            self._domain.detachDeviceFlags(xml, self._device_flags(live, persistent))

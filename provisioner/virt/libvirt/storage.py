@@ -1,13 +1,14 @@
 """libvirt dir storage pools and their qcow2 volumes, every call idempotent."""
 
 import os
+import subprocess
 import time
 
 import libvirt
 from lxml import etree
 
 from provisioner import exception
-from provisioner.virt import fileperms
+from provisioner import fileperms
 from provisioner.virt.libvirt import config
 from provisioner.virt.libvirt import host as libvirt_host
 
@@ -129,3 +130,34 @@ def delete_volume(pool, name):
             return
         with libvirt_host.translate_errors('deleting volume %s' % name):
             raise
+
+
+def copy_into(pool, name, source_path, source_format=None):
+    """Make volume ``name`` a full qcow2 copy of ``source_path`` (no backing file).
+
+    Written under a temporary name and renamed, so a copy cut short by a crash is
+    never taken for the volume.
+    """
+    final = os.path.join(_pool_path(pool), name)
+    partial = final + '.part'
+    command = ['qemu-img', 'convert', '-O', 'qcow2']
+    if source_format:
+        command += ['-f', source_format]
+    try:
+        subprocess.run(command + [source_path, partial], check=True,
+                       capture_output=True, timeout=3600)
+    except subprocess.CalledProcessError as exc:
+        raise exception.HypervisorError(
+            reason='copying image %s into volume %s failed: %s'
+                   % (source_path, name, exc.stderr.decode(errors='replace').strip()))
+    os.chmod(partial, 0o600)
+    os.replace(partial, final)
+    _refresh(pool)
+
+
+def grow_volume(pool, name, capacity_bytes):
+    """Grow the volume to ``capacity_bytes`` if it is smaller (never shrink)."""
+    volume = lookup_volume(pool, name)
+    with libvirt_host.translate_errors('growing volume %s' % name):
+        if volume.info()[1] < capacity_bytes:
+            volume.resize(capacity_bytes, 0)

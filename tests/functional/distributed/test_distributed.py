@@ -127,6 +127,54 @@ def test_sigterm_hands_a_running_boot_to_another_engine(dcloud, engine, dbooted)
     _assert_booted_once(dcloud, dcloud.show('handover'))
 
 
+def _stopped(proc):
+    """Whether the process is stopped (SIGSTOP): state T in /proc/<pid>/stat."""
+    with open('/proc/%d/stat' % proc.pid) as stat:
+        return stat.read().rpartition(')')[2].split()[0] == 'T'
+
+
+def _wait_until(predicate, timeout, what):
+    """What predicate() returned once true, and when (time.monotonic())."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = predicate()
+        if found:
+            return found, time.monotonic()
+        time.sleep(0.05)
+    raise AssertionError('%s did not happen within %d s' % (what, timeout))
+
+
+def test_engine_stalled_while_taking_a_lease_is_taken_over(dcloud, dbooted):
+    """The worst instant for a stall: the lease row written but not committed (its
+    row locked), no claim renewed, no step run. Another engine holds the boot
+    within claim_ttl + 2 s of the stop, its own start-up included."""
+    name, claim_ttl, doomed = 'stalled', 3, 'func-engine-stalled'
+    dbooted.append(name)
+    if MAIN_ENGINE in dcloud.processes:  # the stalled engine must be the one to claim
+        dcloud.retire(MAIN_ENGINE)
+    conf = '[engine]\nclaim_ttl = %s\n' % claim_ttl
+    # A slow first look at the board: it answers the CLI's create before it claims.
+    dcloud.start('engine', doomed, conf + 'poll_interval = 1\n[fault_injection]\n'
+                                          'stop_taking_lease = true\n')
+    try:
+        cli = dcloud.popen('boot', name, '--flavor', 'tiny', '--image', 'guest',
+                           '--network', 'net1', '--no-wait')
+        _, stopped_at = _wait_until(lambda: _stopped(dcloud.processes[doomed]), 60,
+                                    'the engine stopping itself')
+        dcloud.start('engine', MAIN_ENGINE, conf)
+        (owner,), taken_at = _wait_until(
+            lambda: dcloud.query('SELECT l.owner FROM instance_leases l JOIN instances i'
+                                 ' ON i.id = l.instance_id WHERE i.name = ?'
+                                 " AND l.owner LIKE ?", (name, MAIN_ENGINE + ':%')),
+            30, 'a takeover of the stalled boot')
+        assert taken_at - stopped_at <= claim_ttl + 2, taken_at - stopped_at
+        instance = dcloud.wait_for_state(name, ('active', 'error'))
+        assert (instance['vm_state'], instance['power_state']) == ('active', 'running')
+        _finished(cli)
+    finally:
+        dcloud.stop(doomed, signal.SIGKILL)
+
+
 def test_worker_killed_mid_boot_fails_the_boot_and_cleans_up_when_back(dcloud, engine,
                                                                        dbooted):
     dbooted.append('lost-worker')

@@ -15,6 +15,9 @@ from provisioner.api import identity
 from provisioner.api import image
 from provisioner.catalog import api as catalog_api
 from provisioner.catalog import images
+from provisioner.compute import states
+from provisioner.db import api as db_api
+from provisioner.db import models
 from provisioner import exception
 from provisioner.identity import service as identity_service
 from provisioner.image import cache as image_cache
@@ -134,3 +137,25 @@ def test_all_in_one_reads_the_local_file(conf, tmp_path):
     assert open(fetcher.fetch(cache, fetcher.ImageFile('img', 'disk', sha,
                                                        str(source))), 'rb').read() \
         == b'local bytes'
+
+
+def test_an_image_whose_file_a_live_instance_uses_is_not_deleted(as_host, make_token):
+    """Nova's hosts keep a cached copy, Glance deletes anyway; here the image a
+    building or running instance was booted from is refused (409), as its row
+    and file are what a reschedule, a rebuild or another host would fetch."""
+    image_row = _private_image(make_token, b'in use' * 100)
+    token = make_token('demo-member', 'member', 'demo')
+    with db_api.transaction() as session:
+        session.add(models.Flavor(id='f1', name='tiny', vcpus=1, ram_mib=64,
+                                  disk_gib=0))
+        session.add(models.Instance(
+            id='11111111-2222-4333-8444-555555555555', name='busy',
+            project_id=identity_service.validate(token).project_id,
+            user_id=identity_service.validate(token).user_id, flavor_id='f1',
+            image_id=image_row['id'], request_spec={}, vm_state=states.BUILDING,
+            power_state=states.NOSTATE))
+    client = Client(api_app.Application({'/image': image.SERVICE}), token)
+    response = client.delete('/image/v2/images/' + image_row['id'])
+    assert response.status_int == 409 and 'in use by busy' in response.json['message']
+    assert os.path.exists(image_row['store_path'])
+    assert images.show(image_row['id'])['status'] == 'active'

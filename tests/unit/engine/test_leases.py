@@ -55,3 +55,37 @@ def test_fenced_flow_writes_fail_once_another_engine_holds_the_lease(
         with pytest.raises(leases.LeaseLost):
             connection.update_flow_details(flow_detail)
     assert persistence.get_flow_detail(flow_uuid).state == 'RUNNING'
+
+
+def test_before_commit_runs_inside_the_taking_transaction():
+    """What a process stalled there wrote is rolled back when it dies (or when
+    PostgreSQL ends its idle transaction): the lease stays as it was."""
+
+    def dies():
+        raise RuntimeError('stalled and ended')
+
+    with pytest.raises(RuntimeError):
+        leases.acquire(INSTANCE, 'engine-a', ttl=60, before_commit=dies)  # insert
+    first = leases.acquire(INSTANCE, 'engine-b', ttl=0.01)
+    assert first.epoch == 1
+    time.sleep(0.05)
+    with pytest.raises(RuntimeError):
+        leases.acquire(INSTANCE, 'engine-a', ttl=60, before_commit=dies)  # update
+    calls = []
+    second = leases.acquire(INSTANCE, 'engine-c', ttl=60,
+                            before_commit=lambda: calls.append(1))
+    assert (second.owner, second.epoch, calls) == ('engine-c', 2, [1])
+    assert leases.acquire(INSTANCE, 'engine-d', ttl=60,
+                          before_commit=lambda: calls.append(2)) is None
+    assert calls == [1]  # not taken: not called
+
+
+def test_postgresql_ends_transactions_left_idle_by_a_stalled_engine(monkeypatch):
+    from provisioner.db import api as db_api
+    created = {}
+    monkeypatch.setattr(db_api.sa, 'create_engine',
+                        lambda url, **kwargs: created.update(kwargs))
+    monkeypatch.setattr(db_api, '_idle_transaction_timeout', 3.0)
+    db_api._create_engine('postgresql+psycopg2://user@db/provisioner')
+    assert created['connect_args'] == {
+        'options': '-c idle_in_transaction_session_timeout=3000'}

@@ -247,4 +247,9 @@ def test_image_properties_and_minimums(api, hypervisor, three_hosts, catalog):
     images.create('big', kernel=str(catalog['kernel']), min_ram_mib=256)
     with pytest.raises(exception.Invalid) as err:
         api.create_instance('big1', 'tiny', 'big', ['net1'])
-    assert 'image big needs at least 256 MiB RAM; flavor tiny has 128' in str(err.value)
+    assert "Flavor's memory is too small for requested image: image big needs at " \
+        "least 256 MiB RAM; flavor tiny has 128" in str(err.value)
+    images.create('wide', kernel=str(catalog['kernel']), min_disk_gib=5)
+    with pytest.raises(exception.Invalid) as err:
+        api.create_instance('wide1', 'tiny', 'wide', ['net1'])
+    assert "Flavor's disk is too small for requested image" in str(err.value)

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from provisioner import exception
+from provisioner import fileperms
 from provisioner.image import cache as image_cache
-from provisioner.virt import fileperms
 
 DATA = b'image bytes ' * 1000
 SHA = hashlib.sha256(DATA).hexdigest()

@@ -41,12 +41,12 @@ def test_every_kind_this_deployment_made_is_listed_and_removed(driver, net):
     dhcp = next(r for r in found if r.kind == 'dhcp_host')
     assert (dhcp.network, dhcp.detail) == ('n1', '10.9.0.11')
     assert inv.Resource.from_dict(dhcp.to_dict()) == dhcp
+    network = next(r for r in found if r.kind == 'network')
     for resource in found:
-        if resource.kind != 'network':
+        if resource is not network:
             inv.remove(driver, resource)
-    assert _kinds(inv.collect(driver)) == [('network', 'n1')]
-    inv.remove(driver, found[-1] if found[-1].kind == 'network'
-               else next(r for r in found if r.kind == 'network'))
+    assert inv.collect(driver) == [network]
+    inv.remove(driver, network)
     assert inv.collect(driver) == []
 
 
@@ -88,11 +88,13 @@ def test_teardown_removes_pools_networks_and_files_of_this_deployment(driver, ne
     driver.create_volume(str(uuid.uuid4()), 1)
     driver.ensure_network(net)
     os.makedirs(os.path.join(conf.state_path, 'images'))
+    with open(os.path.join(conf.state_path, 'virt_type.json'), 'w') as probe:
+        probe.write('{}')
     removed = inv.teardown(driver)
     conn = driver.connection()
     assert [p.name() for p in conn.listAllStoragePools()] == []
     assert [n.name() for n in conn.listAllNetworks()] == []
     assert 'pool provisioner-volumes' in removed
     assert not any(os.path.exists(os.path.join(conf.state_path, d))
-                   for d in inv.HOST_DIRECTORIES)
+                   for d in inv.HOST_DIRECTORIES + inv.HOST_FILES)
     assert os.path.exists(os.path.join(conf.state_path, 'provisioner.sqlite'))

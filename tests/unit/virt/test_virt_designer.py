@@ -88,8 +88,8 @@ def test_nothing_to_boot_is_invalid(conf):
 
 
 def test_many_disks_get_kernel_style_names():
-    assert designer._dev_name('virtio', 25) == 'vdz'
-    assert designer._dev_name('virtio', 26) == 'vdaa'
+    assert designer.dev_name('virtio', 25) == 'vdz'
+    assert designer.dev_name('virtio', 26) == 'vdaa'
 
 
 def test_build_network_is_isolated_with_no_ping():

@@ -1,0 +1,79 @@
+"""Nova's os-volume_attachments: a server's volumes, attached and detached as flows.
+
+``openstack server add volume`` POSTs here; the attach is an instance action
+(``attach_volume``) whose persisted flow makes the volume's file on the server's
+host if it has none yet and hot-plugs it into the domain; ``server remove volume``
+DELETEs, and a ``detach_volume`` flow unplugs it, waiting for the guest to let go.
+Both answer at once (200 / 202, as Nova's), the volume showing attaching or
+detaching until the flow ends. Nova's 2.1 shapes: ``id`` and ``volumeId`` are the
+volume's id, ``serverId`` and ``device``.
+"""
+
+from provisioner.api.compute.servers import compute
+from provisioner.api.compute.service import SERVICE
+from provisioner.api import dispatcher
+from provisioner.api import wsgi
+from provisioner.engine import runner
+from provisioner import exception
+from provisioner.volume import api as volume_api
+from provisioner.volume import volumes
+
+
+def _view(instance_id, volume):
+    return {'id': volume['id'], 'volumeId': volume['id'], 'serverId': instance_id,
+            'device': volume['device']}
+
+
+def _attached(req, server_id):
+    instance_id = compute(req).server_record(server_id)['id']
+    return instance_id, [v for v in volumes.for_instance(instance_id)
+                         if v['status'] in ('in-use', 'detaching', 'attaching')]
+
+
+@SERVICE.route('GET', '/v2.1/servers/{server_id}/os-volume_attachments')
+def list_attachments(req, server_id):
+    instance_id, attached = _attached(req, server_id)
+    return wsgi.json_response({'volumeAttachments': [_view(instance_id, v)
+                                                     for v in attached]})
+
+
+@SERVICE.route('GET', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')
+def show_attachment(req, server_id, volume_id):
+    instance_id, attached = _attached(req, server_id)
+    for volume in attached:
+        if volume['id'] == volume_id:
+            return wsgi.json_response({'volumeAttachment': _view(instance_id, volume)})
+    raise exception.NotFound(kind='Volume attachment',
+                             name='%s of server %s' % (volume_id, server_id))
+
+
+@SERVICE.route('POST', '/v2.1/servers/{server_id}/os-volume_attachments')
+def attach(req, server_id):
+    body = req.json_body().get('volumeAttachment')
+    if not isinstance(body, dict) or not isinstance(body.get('volumeId'), str):
+        raise wsgi.HTTPError(400, 'The request body needs a "volumeAttachment" object '
+                                  'with a "volumeId".')
+    instance_id = compute(req).server_record(server_id)['id']
+    volume_id = body['volumeId']
+    api = volume_api.VolumeAPI(req.context)
+    action_id, flow_uuid = api.request_attach(instance_id, volume_id)
+    _start(instance_id, action_id, volume_api.ATTACH, flow_uuid, volume_id)
+    # The device is the host's choice, known once the flow plugged the volume in.
+    return wsgi.json_response({'volumeAttachment': {
+        'id': volume_id, 'volumeId': volume_id, 'serverId': instance_id,
+        'device': None}})
+
+
+@SERVICE.route('DELETE', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')
+def detach(req, server_id, volume_id):
+    instance_id = compute(req).server_record(server_id)['id']
+    action_id, flow_uuid = volume_api.VolumeAPI(req.context).request_detach(
+        instance_id, volume_id)
+    _start(instance_id, action_id, volume_api.DETACH, flow_uuid, volume_id)
+    return wsgi.empty_response(202)
+
+
+def _start(instance_id, action_id, action, flow_uuid, volume_id):
+    runner.prepare_action(instance_id, action_id, action, flow_uuid,
+                          volume_id=volume_id)
+    dispatcher.get().power(instance_id, action_id)

@@ -1,0 +1,29 @@
+"""Rules for the volume service's volumes and their attachments to servers."""
+
+from oslo_policy import policy
+
+from provisioner.policies import base
+
+_VOLUMES = '/volume/v3/{project_id}/volumes'
+_ATTACHMENTS = '/compute/v2.1/servers/{server_id}/os-volume_attachments'
+
+_rules = [
+    policy.DocumentedRuleDefault(name, base.PROJECT_MEMBER, description,
+                                 [{'path': path, 'method': method}])
+    for name, description, method, path in (
+        ('volume:create', 'Create a volume in one\'s project.', 'POST', _VOLUMES),
+        ('volume:update', 'Rename a volume or change its description.', 'PUT',
+         _VOLUMES + '/{volume_id}'),
+        ('volume:extend', 'Grow a detached volume (os-extend).', 'POST',
+         _VOLUMES + '/{volume_id}/action'),
+        ('volume:delete', 'Delete a volume that is not attached.', 'DELETE',
+         _VOLUMES + '/{volume_id}'),
+        ('volume:attach', 'Attach a volume to a server.', 'POST', _ATTACHMENTS),
+        ('volume:detach', 'Detach a volume from a server.', 'DELETE',
+         _ATTACHMENTS + '/{volume_id}'),
+    )
+]
+
+
+def list_rules():
+    return _rules

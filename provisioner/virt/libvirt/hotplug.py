@@ -1,0 +1,80 @@
+"""Volumes plugged into and out of a domain while it runs (and in its definition).
+
+A volume's disk is a virtio disk whose serial is the volume id (as Nova's, cut to
+the 20 characters virtio keeps), so a guest finds it under /dev/disk/by-id. The
+target name is the first vdX no disk of the domain (live or defined) uses; a volume
+already plugged in is found by its source file and adopted, so a step run again
+after a crash attaches nothing twice.
+"""
+
+import time
+
+from provisioner import exception
+from provisioner.virt.libvirt import config
+from provisioner.virt.libvirt import designer
+
+SERIAL_LENGTH = 20  # virtio-blk keeps this many characters of a serial
+
+
+def _targets(guest):
+    live, defined = guest.disks(live=True), guest.disks(live=False)
+    return {**defined, **live}
+
+
+def target_of(guest, path):
+    """The target dev of the disk backed by ``path``, live or defined; or None."""
+    for target, source in _targets(guest).items():
+        if source == path:
+            return target
+    return None
+
+
+def free_target(guest):
+    used = set(_targets(guest))
+    index = 0
+    while designer.dev_name('virtio', index) in used:
+        index += 1
+    return designer.dev_name('virtio', index)
+
+
+def disk_xml(path, target, volume_id):
+    return config.GuestDisk(path, target, serial=volume_id[:SERIAL_LENGTH]).to_xml()
+
+
+def attach(guest, path, volume_id):
+    """Plug the volume's file in, live (if the domain runs) and in the definition;
+    its target dev. A half-plugged volume (live only, or defined only) is completed.
+    """
+    live, defined = guest.disks(live=True), guest.disks(live=False)
+    target = target_of(guest, path) or free_target(guest)
+    xml = disk_xml(path, target, volume_id)
+    if defined.get(target) != path:
+        guest.attach_device(xml, live=False)
+    if guest.is_active() and live.get(target) != path:
+        guest.attach_device(xml, persistent=False)
+    return target
+
+
+def detach(guest, path, volume_id, timeout, interval=0.2):
+    """Unplug the volume's file and wait until the running guest let it go.
+
+    The definition loses the disk at once; the running guest has ``timeout`` s to
+    release it (it must, for data it cached to be written). Raises HypervisorError
+    when it did not; absent already is success.
+    """
+    target = target_of(guest, path)
+    if target is None:
+        return
+    xml = disk_xml(path, target, volume_id)
+    if guest.disks(live=False).get(target) == path:
+        guest.detach_device(xml, live=False)
+    if not guest.is_active() or guest.disks(live=True).get(target) != path:
+        return
+    guest.detach_device(xml, persistent=False)
+    deadline = time.monotonic() + timeout
+    while guest.is_active() and guest.disks(live=True).get(target) == path:
+        if time.monotonic() >= deadline:
+            raise exception.HypervisorError(
+                reason='the guest of %s did not release disk %s within %d s'
+                       % (guest.name, target, timeout))
+        time.sleep(interval)

@@ -1,0 +1,280 @@
+"""The volume service: volumes made on their own, attached to and detached from servers.
+
+Hosts share no storage, so a new volume is only recorded (its size and source: blank
+or an image) and gets its bytes on the host of the first server it is attached to
+(the attach flow's MakeVolume step); from then on it is bound to that host, and an
+attachment to a server elsewhere is refused (409). An extend of a detached volume is
+recorded the same way and applied on the host at its next attachment. Deleting a
+volume that has bytes on a host runs the volume delete flow there.
+
+Statuses (Cinder's): available, attaching, in-use, detaching, deleting, error,
+error_deleting. ``creating`` is never seen: a volume needs no host to be created.
+Every check and its status change are one conditional UPDATE, so two requests
+racing for one volume cannot both pass. Quota: the project's gigabytes (provisioner's
+``volumes_gib``), counted when a volume is created or grown, given back at delete.
+"""
+
+import math
+import uuid
+
+import sqlalchemy as sa
+
+from provisioner.compute import actions
+from provisioner.compute import quotas
+from provisioner.compute import states
+from provisioner.db import api as db_api
+from provisioner.db import models
+from provisioner import exception
+from provisioner import policy
+
+AVAILABLE = 'available'
+ATTACHING = 'attaching'
+IN_USE = 'in-use'
+DETACHING = 'detaching'
+DELETING = 'deleting'
+ERROR = 'error'
+ERROR_DELETING = 'error_deleting'
+
+ATTACH = 'attach_volume'  # Nova's instance action names
+DETACH = 'detach_volume'
+VOLUME_ACTIONS = (ATTACH, DETACH)
+
+MAX_SIZE_GIB = 16384
+GIB = 1024 ** 3
+_DELETABLE = (AVAILABLE, ERROR, ERROR_DELETING)
+_ATTACHABLE_VM_STATES = (states.ACTIVE, states.STOPPED)
+
+
+class VolumeOverQuota(exception.ProvisionerError):
+    """Cinder's 413 OverLimit."""
+
+    msg_fmt = ('VolumeSizeExceedsAvailableQuota: Requested volume or snapshot exceeds '
+               'allowed gigabytes quota. Requested %(requested)sG, quota is '
+               '%(limit)sG and %(in_use)sG has been consumed.')
+    http_status = 413
+
+
+class InvalidVolume(exception.ProvisionerError):
+    """Cinder's (and Nova's) 400 for a volume in the wrong state."""
+
+    msg_fmt = 'Invalid volume: %(reason)s'
+    http_status = 400
+
+
+def _count_gigabytes(session, context, gib):
+    try:
+        quotas.count(session, context.project_id, {'volumes_gib': gib},
+                     context.project_name)
+    except quotas.OverQuota as exc:
+        kwargs = exc.kwargs
+        raise VolumeOverQuota(requested=kwargs['requested'], limit=kwargs['limit'],
+                              in_use=kwargs['in_use']) from None
+
+
+def check_size(size, what='size'):
+    """A size in GiB (an int, or digits as clients send), or Invalid."""
+    if isinstance(size, bool) or not isinstance(size, (int, str)) or \
+            not str(size).strip().isdigit() or not 1 <= int(size) <= MAX_SIZE_GIB:
+        raise exception.Invalid(reason="'%s' must be a whole number of GiB between 1 "
+                                       "and %d, not %r" % (what, MAX_SIZE_GIB, size))
+    return int(size)
+
+
+def _check_text(value, what, required=False):
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or len(value) > 255 or (required and not value):
+        raise exception.Invalid(reason='%s must be a string of at most 255 characters'
+                                       % what)
+    return value
+
+
+class VolumeAPI:
+    """What a user may do with the volume service's volumes (policy checked here)."""
+
+    def __init__(self, context):
+        self.context = context
+
+    def _get(self, session, volume_id, action):
+        row = session.get(models.Volume, volume_id)
+        if row is None:
+            raise exception.NotFound(kind='Volume', name=volume_id)
+        policy.authorize_owned(self.context, action, row.project_id, 'Volume', volume_id)
+        return row
+
+    def _image(self, session, image_ref):
+        image = session.get(models.Image, image_ref)
+        visible = image is not None and (
+            image.visibility == 'public' or image.owner == self.context.project_id
+            or self.context.is_admin)
+        if not visible:
+            raise exception.Invalid(reason='image %s does not exist' % image_ref)
+        if image.status != 'active' or not image.disk_path:
+            raise exception.Invalid(reason='image %s has no disk to copy into a volume '
+                                           '(status %s)' % (image_ref, image.status))
+        return image
+
+    def create(self, size, name=None, description=None, image_ref=None,
+               availability_zone=None):
+        """Record a volume (its bytes are made at its first attachment); its id."""
+        policy.authorize(self.context, 'volume:create')
+        size = check_size(size)
+        name = _check_text(name, 'name')
+        description = _check_text(description, 'description')
+        availability_zone = _check_text(availability_zone, 'availability_zone')
+        volume_id = str(uuid.uuid4())
+        with db_api.transaction() as session:
+            image = self._image(session, image_ref) if image_ref else None
+            if image is not None:
+                needed = max(image.min_disk_gib,
+                             math.ceil((image.virtual_size or image.size_bytes) / GIB))
+                if size < needed:
+                    raise exception.Invalid(
+                        reason='Image %s needs a volume of at least %d GiB; %d GiB '
+                               'was asked for.' % (image.id, needed, size))
+            _count_gigabytes(session, self.context, size)
+            session.add(models.Volume(
+                id=volume_id, project_id=self.context.project_id,
+                user_id=self.context.user_id, name=name, description=description,
+                size_gib=size, status=AVAILABLE, image_id=image and image.id,
+                bootable=image is not None, availability_zone=availability_zone,
+                updated_at=models.utcnow()))
+        return volume_id
+
+    def update(self, volume_id, **fields):
+        """Set name and/or description."""
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:update')
+            for key in ('name', 'description'):
+                if key in fields:
+                    setattr(row, key, _check_text(fields[key], key))
+            row.updated_at = models.utcnow()
+
+    def extend(self, volume_id, new_size):
+        """Grow an available volume (Cinder's os-extend); the host's file grows at
+        its next attachment."""
+        new_size = check_size(new_size, 'new_size')
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:extend')
+            if row.status != AVAILABLE:
+                raise InvalidVolume(reason='Volume status must be available to extend, '
+                                           'but current status is: %s.' % row.status)
+            if new_size <= row.size_gib:
+                raise exception.Invalid(reason='New size for extend must be greater '
+                                               'than current size. (current: %d, '
+                                               'extended: %d).' % (row.size_gib, new_size))
+            _count_gigabytes(session, self.context, new_size - row.size_gib)
+            taken = session.execute(
+                sa.update(models.Volume)
+                .where(models.Volume.id == volume_id, models.Volume.status == AVAILABLE,
+                       models.Volume.size_gib == row.size_gib)
+                .values(size_gib=new_size, updated_at=models.utcnow()))
+            if taken.rowcount != 1:
+                raise InvalidVolume(reason='volume %s changed while extending it; '
+                                           'try again' % volume_id)
+
+    def request_delete(self, volume_id):
+        """Delete a volume of no host at once; mark one with bytes on a host
+        ``deleting`` for the delete flow. True when that flow must run."""
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:delete')
+            if row.index is not None or row.status not in _DELETABLE:
+                raise InvalidVolume(
+                    reason='Volume status must be available or error and must not be '
+                           'attached; volume %s is %s%s.'
+                           % (volume_id, row.status, ' (it is a server\'s boot volume, '
+                              'deleted with the server)' if row.index is not None else ''))
+            values = {'status': DELETING, 'updated_at': models.utcnow()}
+            taken = session.execute(
+                sa.update(models.Volume)
+                .where(models.Volume.id == volume_id,
+                       models.Volume.status.in_(_DELETABLE)).values(**values))
+            if taken.rowcount != 1:
+                raise InvalidVolume(reason='volume %s changed while deleting it'
+                                           % volume_id)
+            if row.host is None:
+                forget(session, row)
+                return False
+            return True
+
+    # -- attachments (Nova's os-volume_attachments) ---------------------------------
+
+    def _server(self, session, instance_id, action):
+        inst = session.get(models.Instance, instance_id)
+        if inst is None or inst.vm_state == states.DELETED:
+            raise exception.NotFound(kind='Instance', name=instance_id)
+        policy.authorize_owned(self.context, action, inst.project_id, 'Instance',
+                               instance_id)
+        if inst.vm_state not in _ATTACHABLE_VM_STATES or inst.task_state:
+            raise exception.Conflict(
+                reason="Cannot '%s' instance %s while it is in vm_state %s%s."
+                       % (action.split(':')[1] + '_volume', instance_id, inst.vm_state,
+                          ', task_state %s' % inst.task_state if inst.task_state
+                          else ''))
+        return inst
+
+    def _record_action(self, session, server_id, volume_id, action, from_status,
+                       to_status, **values):
+        flow_uuid = str(uuid.uuid4())
+        action_id = actions.record(session, self.context, server_id, action, flow_uuid)
+        taken = session.execute(
+            sa.update(models.Volume)
+            .where(models.Volume.id == volume_id, models.Volume.status == from_status)
+            .values(status=to_status, action_id=action_id,
+                    updated_at=models.utcnow(), **values))
+        if taken.rowcount != 1:
+            raise InvalidVolume(reason='volume %s changed meanwhile; try again'
+                                       % volume_id)
+        return action_id, flow_uuid
+
+    def request_attach(self, instance_id, volume_id):
+        """Check and record an attachment (volume attaching, an attach action);
+        (action id, flow uuid) of the flow that carries it out."""
+        with db_api.transaction() as session:
+            inst = self._server(session, instance_id, 'volume:attach')
+            row = self._get(session, volume_id, 'volume:attach')
+            if row.status != AVAILABLE:
+                raise InvalidVolume(reason="volume %s status must be 'available', not "
+                                           "'%s'" % (volume_id, row.status))
+            if row.host is not None and row.host != inst.host:
+                raise exception.Conflict(
+                    reason='Volume %s is stored on host %s and server %s runs on host '
+                           '%s; hosts share no storage, so it can only be attached to '
+                           'servers on %s.' % (volume_id, row.host, instance_id,
+                                               inst.host, row.host))
+            return self._record_action(session, instance_id, volume_id, ATTACH,
+                                       AVAILABLE, ATTACHING, instance_id=instance_id)
+
+    def request_detach(self, instance_id, volume_id):
+        """Check and record a detachment; (action id, flow uuid)."""
+        with db_api.transaction() as session:
+            self._server(session, instance_id, 'volume:detach')
+            row = session.get(models.Volume, volume_id)
+            if row is None or row.instance_id != instance_id:
+                raise exception.NotFound(kind='Volume attachment',
+                                         name='%s of server %s' % (volume_id,
+                                                                   instance_id))
+            self._get(session, volume_id, 'volume:detach')
+            if row.index is not None:
+                raise InvalidVolume(reason='volume %s was made with the server and is '
+                                           'deleted with it; it cannot be detached'
+                                           % volume_id)
+            if row.status != IN_USE:
+                raise InvalidVolume(reason="volume %s status must be 'in-use' to detach, "
+                                           "not '%s'" % (volume_id, row.status))
+            return self._record_action(session, instance_id, volume_id, DETACH,
+                                       IN_USE, DETACHING)
+
+
+def forget(session, row):
+    """Drop a volume row and give its gigabytes back, in the caller's transaction."""
+    quotas.uncount(session, row.project_id, {'volumes_gib': row.size_gib})
+    session.delete(row)
+
+
+def forget_volume(volume_id):
+    """The delete flow's end: the row goes, its gigabytes go back; gone is fine."""
+    with db_api.transaction() as session:
+        row = session.get(models.Volume, volume_id)
+        if row is not None:
+            forget(session, row)

@@ -1,0 +1,255 @@
+"""The volume service (Cinder v3 subset) and Nova's os-volume_attachments.
+
+Flows run inside the request on libvirt's test:/// driver (test_servers'
+InlineDispatcher), so each answer is followed by the state a user sees once the
+flow ended.
+"""
+
+import collections
+
+from lxml import etree
+import pytest
+from taskflow import states as tf_states
+
+from provisioner.api import app
+from provisioner.api import dispatcher
+from provisioner.compute import actions
+from provisioner.compute import instances
+from provisioner.compute import quotas
+from provisioner.compute import states
+from provisioner.conf import CONF
+from provisioner.engine import persistence
+from provisioner.engine import runner
+from provisioner.identity import service as identity
+from provisioner import virt
+from provisioner.virt.libvirt import guest as libvirt_guest
+from provisioner.virt import spec as virt_spec
+
+from tests.unit.api.test_servers import call
+from tests.unit import fixtures
+from tests.unit.flows.conftest import run_until
+
+from flows import constants as c
+
+
+class VolumeDispatcher:
+    """Runs each flow to its end inside the request."""
+
+    def power(self, instance_id, action_id):
+        runner.run_action(instance_id, action_id)
+
+    def volume_delete(self, volume_id):
+        runner.run_volume_delete(volume_id)
+
+
+@pytest.fixture
+def application():
+    return app.build_app()
+
+
+# libvirt's test:/// driver cannot hot-plug: the domains' disks, live (True) and
+# defined (False), are kept here instead (the real thing: the functional tests).
+_DISKS = collections.defaultdict(lambda: {True: {}, False: {}})
+
+
+def _disks(guest, live=True):
+    return dict(_DISKS[guest.name][live])
+
+
+def _plug(plug):
+    def change(guest, xml, live=True, persistent=True):
+        disk = etree.fromstring(xml)
+        target, source = disk.find('target').get('dev'), disk.find('source').get('file')
+        for kind, wanted in ((True, live), (False, persistent)):
+            if wanted and plug:
+                _DISKS[guest.name][kind][target] = source
+            elif wanted:
+                _DISKS[guest.name][kind].pop(target, None)
+    return change
+
+
+@pytest.fixture
+def vcloud(conf, tmp_path, admin_context, monkeypatch):
+    _DISKS.clear()
+    monkeypatch.setattr(libvirt_guest.Guest, 'disks', _disks)
+    monkeypatch.setattr(libvirt_guest.Guest, 'attach_device', _plug(True))
+    monkeypatch.setattr(libvirt_guest.Guest, 'detach_device', _plug(False))
+    node = tmp_path / 'node.xml'
+    node.write_text('<node/>')
+    conf.set_override('connection_uri', 'test://%s' % node, 'libvirt')
+    conf.set_override('virt_type', 'qemu', 'libvirt')
+    dispatcher.set(VolumeDispatcher())
+    yield {'token': identity.authenticate('admin', 'admin-secret', 'admin'),
+           'project': admin_context.project_id, 'context': admin_context,
+           'tmp': tmp_path}
+    dispatcher.set(None)
+
+
+def boot(vcloud, name='vm1'):
+    """A running server: its row (active, on this host) and its domain."""
+    instance_id = fixtures.add_instance(vcloud['context'], name=name)
+    instances.update(instance_id, vm_state=states.ACTIVE, host=CONF.host,
+                     power_state=states.RUNNING)
+    kernel = vcloud['tmp'] / 'vmlinuz'
+    kernel.write_bytes(b'kernel')
+    driver = virt.get_driver()
+    driver.define_domain(virt_spec.GuestSpec(
+        uuid=instance_id, display_name=name, vcpus=1, memory_mib=128,
+        console_log=str(vcloud['tmp'] / name / 'console.log'), kernel=str(kernel)))
+    driver.start_domain(instance_id)
+    return instance_id
+
+
+def vpath(vcloud, suffix=''):
+    return '/volume/v3/%s/volumes%s' % (vcloud['project'], suffix)
+
+
+def create(application, vcloud, **volume):
+    response = call(application, 'POST', vpath(vcloud), {'volume': volume},
+                    vcloud['token'])
+    assert response.status_int == 202, response.text
+    return response.json['volume']
+
+
+def show(application, vcloud, volume_id):
+    return call(application, 'GET', vpath(vcloud, '/' + volume_id),
+                token=vcloud['token']).json['volume']
+
+
+def attachments_path(server_id, volume_id=''):
+    return '/compute/v2.1/servers/%s/os-volume_attachments%s' % (
+        server_id, '/' + volume_id if volume_id else '')
+
+
+def attach(application, vcloud, server_id, volume_id):
+    return call(application, 'POST', attachments_path(server_id),
+                {'volumeAttachment': {'volumeId': volume_id}}, vcloud['token'])
+
+
+def test_create_update_extend_delete(application, vcloud):
+    volume = create(application, vcloud, size='2', name='data', description='d')
+    assert (volume['status'], volume['size'], volume['name'], volume['bootable'],
+            volume['attachments']) == ('available', 2, 'data', 'false', [])
+    response = call(application, 'PUT', vpath(vcloud, '/' + volume['id']),
+                    {'volume': {'name': 'data2'}}, vcloud['token'])
+    assert response.json['volume']['name'] == 'data2'
+    extend = call(application, 'POST', vpath(vcloud, '/%s/action' % volume['id']),
+                  {'os-extend': {'new_size': 3}}, vcloud['token'])
+    assert extend.status_int == 202
+    assert show(application, vcloud, volume['id'])['size'] == 3
+    shrink = call(application, 'POST', vpath(vcloud, '/%s/action' % volume['id']),
+                  {'os-extend': {'new_size': 1}}, vcloud['token'])
+    assert shrink.status_int == 400 and 'badRequest' in shrink.json
+    listed = call(application, 'GET', vpath(vcloud, '/detail?name=data2'),
+                  token=vcloud['token']).json['volumes']
+    assert [v['id'] for v in listed] == [volume['id']]
+    assert call(application, 'DELETE', vpath(vcloud, '/' + volume['id']),
+                token=vcloud['token']).status_int == 202
+    assert call(application, 'GET', vpath(vcloud, '/' + volume['id']),
+                token=vcloud['token']).status_int == 404
+
+
+@pytest.mark.parametrize('volume', [{'size': 0}, {'size': 'x'}, {'size': True},
+                                    {'size': 1, 'imageRef': 'no-such-image'},
+                                    {'size': 1, 'name': 'n' * 256},
+                                    {'size': 1, 'snapshot_id': 'abc'}])
+def test_bad_volumes_are_400_and_create_nothing(application, vcloud, volume):
+    response = call(application, 'POST', vpath(vcloud), {'volume': volume},
+                    vcloud['token'])
+    assert response.status_int == 400 and 'badRequest' in response.json, response.text
+    assert call(application, 'GET', vpath(vcloud), token=vcloud['token']).json[
+        'volumes'] == []
+
+
+def test_over_quota_is_cinders_413(application, vcloud):
+    quotas.set_limits(vcloud['project'], volumes_gib=3)
+    create(application, vcloud, size=2)
+    response = call(application, 'POST', vpath(vcloud), {'volume': {'size': 2}},
+                    vcloud['token'])
+    assert response.status_int == 413
+    assert 'VolumeSizeExceedsAvailableQuota' in response.json['overLimit']['message']
+    assert len(call(application, 'GET', vpath(vcloud), token=vcloud['token'])
+               .json['volumes']) == 1
+
+
+def test_attach_detach_delete(application, vcloud):
+    server_id = boot(vcloud)
+    volume = create(application, vcloud, size=1)
+    response = attach(application, vcloud, server_id, volume['id'])
+    assert response.status_int == 200, response.text
+    shown = show(application, vcloud, volume['id'])
+    assert shown['status'] == 'in-use'
+    device = shown['attachments'][0]['device']
+    assert shown['attachments'][0]['server_id'] == server_id and device.startswith(
+        '/dev/vd')
+    driver = virt.get_driver()
+    assert driver.volume_attached(server_id, volume['id']) == device
+    listed = call(application, 'GET', attachments_path(server_id),
+                  token=vcloud['token']).json['volumeAttachments']
+    assert listed == [{'id': volume['id'], 'volumeId': volume['id'],
+                       'serverId': server_id, 'device': device}]
+    server = call(application, 'GET', '/compute/v2.1/servers/' + server_id,
+                  token=vcloud['token']).json['server']
+    assert {'id': volume['id']} in server['os-extended-volumes:volumes_attached']
+    # In use: another attach is 400, delete is 400, nothing changes.
+    again = attach(application, vcloud, server_id, volume['id'])
+    assert again.status_int == 400, again.text
+    refused = call(application, 'DELETE', vpath(vcloud, '/' + volume['id']),
+                   token=vcloud['token'])
+    assert refused.status_int == 400 and 'badRequest' in refused.json
+    assert show(application, vcloud, volume['id'])['status'] == 'in-use'
+    response = call(application, 'DELETE', attachments_path(server_id, volume['id']),
+                    token=vcloud['token'])
+    assert response.status_int == 202
+    assert show(application, vcloud, volume['id'])['status'] == 'available'
+    assert driver.volume_attached(server_id, volume['id']) is None
+    not_attached = call(application, 'DELETE',
+                        attachments_path(server_id, volume['id']), token=vcloud['token'])
+    assert not_attached.status_int == 404
+    assert call(application, 'DELETE', vpath(vcloud, '/' + volume['id']),
+                token=vcloud['token']).status_int == 202
+    assert not driver.volume_exists(volume['id'])
+    actions = call(application, 'GET', '/compute/v2.1/servers/%s/os-instance-actions'
+                   % server_id, token=vcloud['token']).json['instanceActions']
+    assert [a['action'] for a in actions][:2] == ['detach_volume', 'attach_volume']
+
+
+@pytest.mark.parametrize('step', ['volume-action-guard', 'make-volume', 'plug-volume',
+                                  'record-attachment'])
+def test_a_failed_attach_rolls_back(application, vcloud, step, conf):
+    server_id = boot(vcloud)
+    volume = create(application, vcloud, size=1)
+    conf.set_override('fail_after_step', [step], 'fault_injection')
+    attach(application, vcloud, server_id, volume['id'])
+    conf.clear_override('fail_after_step', 'fault_injection')
+    shown = show(application, vcloud, volume['id'])
+    assert (shown['status'], shown['attachments']) == ('available', [])
+    driver = virt.get_driver()
+    assert driver.volume_attached(server_id, volume['id']) is None
+    assert not driver.volume_exists(volume['id'])  # fresh: its file went too
+    # ... and it attaches fine afterwards.
+    assert attach(application, vcloud, server_id, volume['id']).status_int == 200
+    assert show(application, vcloud, volume['id'])['status'] == 'in-use'
+
+
+def test_an_attach_interrupted_after_plugging_resumes(application, vcloud):
+    server_id = boot(vcloud)
+    volume = create(application, vcloud, size=1)
+    posted = []
+    dispatcher.set(type('Recorder', (), {'power': lambda self, *a: posted.append(a)})())
+    assert attach(application, vcloud, server_id, volume['id']).status_int == 200
+    [(instance_id, action_id)] = posted
+    action = actions.get_by_id(action_id)
+    engine = runner._load_engine(persistence.get_flow_detail(action['flow_uuid']),
+                                 instance_id, store={c.ACTION_ID: action_id,
+                                                     c.HOST: CONF.host})
+    run_until(engine, c.PLUG_VOLUME)  # the process "dies" before recording it
+    assert show(application, vcloud, volume['id'])['status'] == 'attaching'
+    assert actions.unfinished() == [(instance_id, action_id)]
+
+    assert runner.run_action(instance_id, action_id) == tf_states.SUCCESS
+    shown = show(application, vcloud, volume['id'])
+    assert shown['status'] == 'in-use'
+    assert virt.get_driver().volume_attached(server_id, volume['id']) == \
+        shown['attachments'][0]['device']
+    assert actions.unfinished() == []
