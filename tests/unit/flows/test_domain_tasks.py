@@ -1,0 +1,66 @@
+"""The domain steps alone, as the engine runs them in-process: execute and revert
+called directly on test:///, with the resources a real boot prepared."""
+
+import pytest
+
+from provisioner.compute import states
+from provisioner.db import api as db_api
+from provisioner.db import models
+from provisioner.engine import persistence
+from provisioner.engine import runner
+from tests.unit.flows.conftest import boot_request
+from tests.unit.flows.conftest import run_until
+
+from flows import constants as c
+from flows.tasks import domain_tasks
+
+_RESOURCES = (c.ROOT_DISK, c.VOLUMES, c.CONFIG_DRIVE, c.PORTS, c.IMAGE_FILES)
+
+
+@pytest.fixture
+def prepared(api, conf):
+    """An instance whose boot ran up to define-domain, and what that step gets."""
+    conf.set_override('max_parallel_steps', 1, 'compute')  # steps in a known order
+    instance_id = boot_request(api)
+    with db_api.transaction() as session:
+        flow_uuid = session.get(models.Instance, instance_id).flow_uuid
+    engine = runner._load_engine(persistence.get_flow_detail(flow_uuid), instance_id)
+    run_until(engine, c.DEFINE_DOMAIN)
+    return instance_id, {name: engine.storage.fetch(name) for name in _RESOURCES}
+
+
+def _domains(hypervisor, instance_id):
+    return [line for line in hypervisor.leftovers(instance_id) if line.startswith('domain')]
+
+
+def test_define_then_its_revert(api, hypervisor, prepared):
+    instance_id, resources = prepared
+    step = domain_tasks.DefineDomain(c.DEFINE_DOMAIN)
+    step.revert(instance_id=instance_id, result=None)
+    step.revert(instance_id=instance_id, result=None)  # a resumed revert: nothing left
+    assert _domains(hypervisor, instance_id) == []
+    step.execute(instance_id=instance_id, **resources)
+    step.execute(instance_id=instance_id, **resources)  # run again: the same domain
+    assert len(_domains(hypervisor, instance_id)) == 1
+    assert api.show(instance_id)['task_state'] == states.SPAWNING
+
+
+def test_start_wait_then_revert_then_destroy(hypervisor, prepared):
+    instance_id, _resources = prepared
+    with pytest.raises(domain_tasks.DomainStopped):  # defined, not started
+        domain_tasks.WaitForBoot(c.WAIT_FOR_BOOT).execute(instance_id=instance_id)
+    start = domain_tasks.StartDomain(c.START_DOMAIN)
+    start.execute(instance_id=instance_id)
+    start.execute(instance_id=instance_id)  # starting a running domain: a no-op
+    domain_tasks.WaitForBoot(c.WAIT_FOR_BOOT).execute(instance_id=instance_id)
+    assert hypervisor.power_state(instance_id) == 'running'
+    start.revert(instance_id=instance_id, result=None)
+    start.revert(instance_id=instance_id, result=None)
+    assert hypervisor.power_state(instance_id) != 'running'
+    destroy = domain_tasks.DestroyDomain(c.DESTROY_DOMAIN)
+    destroy.execute(instance_id=instance_id)
+    destroy.execute(instance_id=instance_id)
+    assert _domains(hypervisor, instance_id) == []
+    files = domain_tasks.DeleteInstanceFiles(c.DELETE_INSTANCE_FILES)
+    files.execute(instance_id=instance_id)
+    files.execute(instance_id=instance_id)
