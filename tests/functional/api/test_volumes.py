@@ -35,9 +35,10 @@ def _wait_for_volume(openstack, volume_id, status):
           lambda: _volume_status(openstack, volume_id) == status)
 
 
-def _disks(api_cloud, server_id):
-    """The guest's latest `disks=` line (it prints one at boot and at each change)."""
-    console = api_cloud.openstack.run('console', 'log', 'show', server_id).stdout
+def _disks(cloud, server_id):
+    """The guest's latest `disks=` line (it prints one at boot and at each change);
+    ``cloud`` has the ``openstack`` CLI."""
+    console = cloud.openstack.run('console', 'log', 'show', server_id).stdout
     return api.markers(console).get('disks', '').split()
 
 

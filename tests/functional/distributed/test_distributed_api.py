@@ -6,6 +6,7 @@ jobboard settings: the provisioner CLI (OS_AUTH_URL) and the `openstack` client
 reach the cloud through the REST API only.
 """
 
+import ipaddress
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ import types
 import pytest
 
 from tests import deployment
+from tests import netutil
 from tests.functional import conftest as base
 from tests.functional.api import conftest as api
 # The distributed deployment's fixtures (PostgreSQL, RabbitMQ, Redis, 2 workers).
@@ -131,3 +133,111 @@ def test_openstack_client_boots_and_deletes_through_the_distributed_api(dapi):
         assert cloud.leftovers(instance) == []
     finally:
         openstack.run('server', 'delete', '--wait', created['id'], check=False)
+
+
+CRASHING_ENGINE = 'func-engine-crash'
+
+
+def test_volume_attach_detach_and_an_engine_killed_during_an_attach(dapi):
+    """`volume create`, `server add volume` (the guest sees the disk), `server
+    remove volume`, `volume delete` through the distributed API; then the engine
+    running an attach is killed (-9) right after the worker plugged the disk in,
+    and a restarted engine finishes it. Nothing stays in the domain's XML."""
+    from tests.functional.api import test_volumes as volumes
+    cloud, openstack = dapi.cloud, dapi.openstack
+    server = openstack.json('server', 'create', '--flavor', 'tiny', '--image', 'guest',
+                            '--network', 'net1', '--wait', 'dapi-vol')['id']
+    volume = openstack.json('volume', 'create', '--size', '1', 'dapi-vol')['id']
+    in_xml = lambda: any('volume-%s' % volume in disk  # noqa: E731
+                         for disk in volumes._domain_disks(server))
+    try:
+        openstack.wait_for_console(server)
+        openstack.run('server', 'add', 'volume', server, volume)
+        volumes._wait_for_volume(openstack, volume, 'in-use')
+        [attachment] = openstack.json('volume', 'show', volume)['attachments']
+        device = attachment['device'].removeprefix('/dev/')
+        volumes._wait('the guest to see %s' % device,
+                      lambda: device in volumes._disks(dapi, server))
+        assert in_xml()
+        openstack.run('server', 'remove', 'volume', server, volume)
+        volumes._wait_for_volume(openstack, volume, 'available')
+        volumes._wait('the guest to let %s go' % device,
+                      lambda: device not in volumes._disks(dapi, server))
+        assert not in_xml()
+
+        cloud.retire(SECOND_ENGINE)
+        cloud.retire(distributed.MAIN_ENGINE)
+        cloud.start('engine', CRASHING_ENGINE,
+                    extra_conf='[fault_injection]\ncrash_after_step = plug-volume\n')
+        openstack.run('server', 'add', 'volume', server, volume)
+        assert cloud.wait_exit(CRASHING_ENGINE) == -9
+        assert in_xml()  # plugged in by the worker, never recorded
+        assert volumes._volume_status(openstack, volume) == 'attaching'
+        cloud.start('engine', distributed.MAIN_ENGINE)
+        cloud.start('engine', SECOND_ENGINE)
+        volumes._wait_for_volume(openstack, volume, 'in-use')
+        openstack.run('server', 'remove', 'volume', server, volume)
+        volumes._wait_for_volume(openstack, volume, 'available')
+        assert not in_xml()
+        openstack.run('volume', 'delete', volume)
+        volumes._wait('volume %s to go' % volume, lambda: volume not in [
+            v['ID'] for v in openstack.json('volume', 'list')])
+    finally:
+        if CRASHING_ENGINE in cloud.processes:
+            cloud.retire(CRASHING_ENGINE)
+        for engine in (distributed.MAIN_ENGINE, SECOND_ENGINE):
+            if engine not in cloud.processes:
+                cloud.start('engine', engine)
+        openstack.run('server', 'delete', '--wait', server, check=False)
+        openstack.run('volume', 'delete', volume, check=False)
+
+
+def _libvirt_networks_of(network_id):
+    conn = base._libvirt_connection()
+    try:
+        return [n.name() for n in conn.listAllNetworks() if network_id in n.name()]
+    finally:
+        conn.close()
+
+
+def test_a_port_made_first_gives_a_boot_exactly_its_address(dapi):
+    """network create, subnet create, port create --fixed-ip, server create --nic
+    port-id=: the guest leases that IP; the port outlives its server; then nothing of
+    the network is left, on any host."""
+    openstack = dapi.openstack
+    cidr = ipaddress.ip_network(netutil.free_cidr(249))
+    wanted = str(cidr[77])
+    net = openstack.json('network', 'create', 'dapi-net')
+    try:
+        subnet = openstack.json('subnet', 'create', '--network', 'dapi-net',
+                                '--subnet-range', str(cidr),
+                                '--dns-nameserver', '192.0.2.53', 'dapi-subnet')
+        assert (subnet['gateway_ip'], subnet['dns_nameservers']) == (str(cidr[1]),
+                                                                   ['192.0.2.53'])
+        port = openstack.json('port', 'create', '--network', 'dapi-net', '--fixed-ip',
+                              'subnet=dapi-subnet,ip-address=%s' % wanted, 'dapi-port')
+        refused = openstack.run('port', 'create', '--network', 'dapi-net', '--fixed-ip',
+                                'subnet=dapi-subnet,ip-address=%s' % wanted, 'again',
+                                check=False)
+        assert refused.returncode != 0 and 'already allocated' in refused.stderr
+        server = openstack.json('server', 'create', '--flavor', 'tiny', '--image',
+                                'guest', '--nic', 'port-id=%s' % port['id'], '--wait',
+                                'dapi-port-vm')
+        assert server['addresses'] == {'dapi-net': [wanted]}
+        assert openstack.wait_for_console(server['id'])['ip'] == wanted
+        assert openstack.json('port', 'show', port['id'])['device_id'] == server['id']
+        openstack.run('server', 'delete', '--wait', server['id'])
+        kept = openstack.json('port', 'show', port['id'])
+        assert kept['device_id'] == '' and kept['fixed_ips'] == [
+            {'subnet_id': subnet['id'], 'ip_address': wanted}]
+        openstack.run('port', 'delete', port['id'])
+        openstack.run('subnet', 'delete', subnet['id'])
+        openstack.run('network', 'delete', net['id'])
+        assert 'dapi-net' not in openstack.run('network', 'list').stdout
+        assert _libvirt_networks_of(net['id']) == []
+        assert dapi.cloud.query('SELECT id FROM ports WHERE network_id = ?',
+                                (net['id'],)) == []
+    finally:
+        openstack.run('server', 'delete', '--wait', 'dapi-port-vm', check=False)
+        openstack.run('port', 'delete', 'dapi-port', check=False)
+        openstack.run('network', 'delete', 'dapi-net', check=False)
