@@ -7,6 +7,7 @@ import logging
 from provisioner.catalog import common
 from provisioner.db import api as db_api
 from provisioner.db import models
+from provisioner.maintenance import networks as maintenance_networks
 from provisioner.network import addressing
 from provisioner.network import service
 from provisioner import schemas
@@ -19,13 +20,13 @@ def remove_from_hosts(driver, net):
     """Remove the network ``net`` (a network dict) from every host that has it.
 
     All-in-one that is this host. Distributed, each worker defines a network on
-    first use; removing it from the workers' hosts is the delete-leak fix's to do.
+    first use: every live host's worker removes it now, the others when they are
+    back (provisioner.maintenance.networks).
     """
     if driver is not None:
         driver.delete_network(net)
     else:
-        LOG.info('Network %s deleted: hosts keep its libvirt network until they '
-                 'clean up', net['id'])
+        maintenance_networks.remove_from_hosts(net['id'])
 
 
 def _pool(net_plan, dhcp_start, dhcp_end):

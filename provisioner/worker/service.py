@@ -15,6 +15,8 @@ from provisioner.catalog import hosts
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
+from provisioner.maintenance import host as maintenance
+from provisioner.maintenance import reconciler
 from provisioner import rpc
 from provisioner import virt
 from provisioner.worker import endpoint
@@ -44,6 +46,7 @@ class WorkerService:
         self.host = host or CONF.host
         self._stop = threading.Event()
         self._server = None
+        self._reconciler = reconciler.Reconciler(self.host, virt.get_driver())
 
     def report(self):
         try:
@@ -57,14 +60,17 @@ class WorkerService:
         driver.check_state_path()
         self.report()
         self._server = rpc.get_server(CONF.worker.topic, self.host,
-                                      [endpoint.HostStepsEndpoint(self.host)])
+                                      [endpoint.HostStepsEndpoint(self.host),
+                                       maintenance.HostMaintenanceEndpoint(driver)])
         self._server.start()
         LOG.info('Worker of host %s serving %s.%s', self.host, CONF.worker.topic,
                  self.host)
+        self._reconciler.start()  # audits this host through the engines
 
     def wait(self):
         while not self._stop.wait(CONF.worker.report_interval):
             self.report()
+        self._reconciler.stop()
         self._server.stop()
         self._server.wait()
 
