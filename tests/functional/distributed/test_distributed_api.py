@@ -193,9 +193,11 @@ def test_volume_attach_detach_and_an_engine_killed_during_an_attach(dapi):
 
 
 def _libvirt_networks_of(network_id):
+    """{name: XML} of the libvirt networks made for the network (on any host)."""
     conn = base._libvirt_connection()
     try:
-        return [n.name() for n in conn.listAllNetworks() if network_id in n.name()]
+        return {n.name(): n.XMLDesc(0) for n in conn.listAllNetworks()
+                if network_id in n.name()}
     finally:
         conn.close()
 
@@ -226,6 +228,9 @@ def test_a_port_made_first_gives_a_boot_exactly_its_address(dapi):
         assert server['addresses'] == {'dapi-net': [wanted]}
         assert openstack.wait_for_console(server['id'])['ip'] == wanted
         assert openstack.json('port', 'show', port['id'])['device_id'] == server['id']
+        # The host made the subnet's network on first use, DNS server included.
+        [xml] = _libvirt_networks_of(net['id']).values()
+        assert 'dhcp-option=6,192.0.2.53' in xml and port['mac_address'] in xml
         openstack.run('server', 'delete', '--wait', server['id'])
         kept = openstack.json('port', 'show', port['id'])
         assert kept['device_id'] == '' and kept['fixed_ips'] == [
@@ -234,7 +239,7 @@ def test_a_port_made_first_gives_a_boot_exactly_its_address(dapi):
         openstack.run('subnet', 'delete', subnet['id'])
         openstack.run('network', 'delete', net['id'])
         assert 'dapi-net' not in openstack.run('network', 'list').stdout
-        assert _libvirt_networks_of(net['id']) == []
+        assert _libvirt_networks_of(net['id']) == {}
         assert dapi.cloud.query('SELECT id FROM ports WHERE network_id = ?',
                                 (net['id'],)) == []
     finally:
