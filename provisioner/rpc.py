@@ -61,16 +61,21 @@ def get_transport():
         return _transport
 
 
-def get_client(topic, server=None, timeout=None, call_monitor_timeout=None):
-    """A cached RPC client; ``prepare()`` it for per-call routing and timeouts."""
-    key = (topic, server, timeout, call_monitor_timeout)
+def get_client(topic, server=None, timeout=None, call_monitor_timeout=None,
+               version=None, version_cap=None):
+    """A cached RPC client; ``prepare()`` it for per-call routing and timeouts.
+
+    ``version`` is the API's base version, ``version_cap`` the newest one it may send
+    (``[upgrade_levels]``; None: any), as nova's rpcapi clients.
+    """
+    key = (topic, server, timeout, call_monitor_timeout, version, version_cap)
     with _lock:
         client = _clients.get(key)
     if client is None:
         oslo_messaging = messaging()
-        target = oslo_messaging.Target(topic=topic, server=server)
+        target = oslo_messaging.Target(topic=topic, server=server, version=version)
         client = oslo_messaging.get_rpc_client(
-            get_transport(), target, timeout=timeout,
+            get_transport(), target, timeout=timeout, version_cap=version_cap,
             call_monitor_timeout=call_monitor_timeout)
         with _lock:
             client = _clients.setdefault(key, client)
@@ -83,6 +88,11 @@ def get_server(topic, server, endpoints):
     target = oslo_messaging.Target(topic=topic, server=server)
     return oslo_messaging.get_rpc_server(get_transport(), target, endpoints,
                                          executor='threading')
+
+
+def endpoint_target(version, namespace=None):
+    """The ``target`` attribute of an endpoint serving ``version`` (and older minors)."""
+    return messaging().Target(version=version, namespace=namespace)
 
 
 def messaging_errors():

@@ -101,25 +101,31 @@ class Deployment:
         self.env = dict(env or os.environ)
         self.processes = {}
         self.worker_conf = ''  # what every worker's config adds (serve_images)
-        self.config_file = self.root / 'provisioner.conf'
-        self.config_file.write_text(
+        values = {'state': state_path, 'rabbit': RABBIT_URL, 'board': self.board,
+                  'db': database_url(self.db_name), 'redis': REDIS_URL,
+                  'prefix': prefix, 'uri': libvirt_uri, 'extra': extra_conf}
+        common = (
             '[DEFAULT]\nstate_path = %(state)s\nhost = cli-host\n'
             # A daemon stuck stopping dumps its stacks and exits 1 before the
             # harness's own 60 s limit.
             'graceful_shutdown_timeout = 30\n'
             'transport_url = %(rabbit)s\ncontrol_exchange = %(board)s\n'
-            '[database]\nconnection = %(db)s\n'
-            '[jobboard]\nurl = %(redis)s\nname = %(board)s\n'
             '[engine]\ntopic = %(board)s-engine\n'
             '[worker]\ntopic = %(board)s-worker\nheartbeat_timeout = 5\n'
             'report_interval = 2\n'
             # Reply queues are never auto-deleted; an exited CLI's expires in 5 s.
             '[oslo_messaging_rabbit]\namqp_auto_delete = true\n'
             'rabbit_transient_queues_ttl = 5\n'
-            '[libvirt]\nconnection_uri = %(uri)s\nresource_prefix = %(prefix)s\n%(extra)s'
-            % {'state': state_path, 'rabbit': RABBIT_URL, 'board': self.board,
-               'db': database_url(self.db_name), 'redis': REDIS_URL, 'prefix': prefix,
-               'uri': libvirt_uri, 'extra': extra_conf})
+            '[libvirt]\nconnection_uri = %(uri)s\nresource_prefix = %(prefix)s\n'
+            '%(extra)s\n')
+        self.config_file = self.root / 'provisioner.conf'
+        self.config_file.write_text(
+            (common + '[database]\nconnection = %(db)s\n'
+             '[jobboard]\nurl = %(redis)s\nname = %(board)s\n') % values)
+        # A worker's: no database, no jobboard (a hypervisor host holds no secret
+        # of the cloud's, issue 13).
+        self.worker_config_file = self.root / 'worker.conf'
+        self.worker_config_file.write_text(common % values)
         self._redis = _redis()
         _pg_admin('CREATE DATABASE %s' % self.db_name)
 
@@ -153,7 +159,8 @@ class Deployment:
             since = log.tell()  # a restarted daemon appends: only its own lines count
             proc = subprocess.Popen(
                 [sys.executable, '-m', 'provisioner.cmd.%s' % kind, '--config-file',
-                 str(self.config_file), '--config-file', str(conf)],
+                 str(self.worker_config_file if kind == 'worker' else self.config_file),
+                 '--config-file', str(conf)],
                 stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=REPO)
         self.processes[host] = proc
         if wait:

@@ -20,6 +20,7 @@ def main(argv=None):
     from provisioner.engine import api_service
     from provisioner.engine import conductor
     from provisioner.engine import jobs
+    from provisioner.engine import reports
     from provisioner import faults
     from provisioner.maintenance import audit as maintenance_audit
     from provisioner import rpc
@@ -34,6 +35,7 @@ def main(argv=None):
         faults.stop_taking_lease if CONF.fault_injection.stop_taking_lease else None))
     server = rpc.get_server(CONF.engine.topic, worker.name,
                             [api_service.EngineAPIEndpoint(),
+                             reports.WorkerReportsEndpoint(),
                              maintenance_audit.EngineMaintenanceEndpoint()])
     server.start()
     LOG.info('Engine %s ready: API on topic %s, jobs from board %s', worker.name,

@@ -1,7 +1,8 @@
 """provisioner-worker: run this hypervisor host's steps for the engines.
 
-One per host, named by ``[DEFAULT] host``; it needs libvirtd, the database and
-RabbitMQ. SIGTERM lets the steps it is running finish, then exits.
+One per host, named by ``[DEFAULT] host``; it needs libvirtd and RabbitMQ, and no
+database: its config has no ``[database]`` section and it imports nothing of
+``provisioner.db``. SIGTERM lets the steps it is running finish, then exits.
 """
 
 import logging
@@ -18,7 +19,6 @@ def main(argv=None):
     from provisioner import virt
     from provisioner.worker import service
 
-    daemon.wait_for('The database', daemon.check_database)
     daemon.wait_for('RabbitMQ (transport_url)', daemon.check_broker)
     daemon.wait_for('libvirtd', lambda: virt.get_driver().capacity())
     worker = service.WorkerService()

@@ -100,6 +100,13 @@ upgrade_levels_opts = [
                     'host teardown) this process sends, during a rolling upgrade '
                     'while some workers or engines are older. Unset: the newest. '
                     'Possible values: a version such as "1.0".'),
+    # Nova's [upgrade_levels]: pin what new services send to the versions the
+    # old ones understand.
+    cfg.StrOpt('worker',
+               help='Newest worker RPC API version the engines send (e.g. 2.0 while '
+                    'some workers still run the previous release). Unset: newest.'),
+    cfg.StrOpt('engine',
+               help='Newest engine RPC API version the workers send. Unset: newest.'),
 ]
 
 jobboard_opts = [

@@ -1,40 +1,42 @@
-"""Send host-side steps to the worker of the instance's host, over oslo.messaging.
+"""Send host steps to the worker of the instance's host, over oslo.messaging.
 
-``RemoteStepsEngine`` is TaskFlow's parallel engine with one change: a task marked
-``runs_on_host`` (flows.tasks.base.HostTask) is executed and reverted by the worker
-listening on ``[worker] topic`` with ``server=<host>``, where host is the one the
-claim chose (the flow store's ``host``). Engine-side steps (claims, IPAM, the
-database) run here as before. Results and failures cross the wire as JSON; a failure
-keeps its exception type names and message, so retries and faults read it as usual.
+``RemoteStepsEngine`` is TaskFlow's parallel engine with one change: a
+``flows.tasks.base.HostTask`` is split at its payload. The engine runs its engine
+hooks here (``before_run``, ``build_payload``, then ``record`` of the result; for a
+revert ``build_undo_payload`` and ``record_undo``) and sends only the payload to the
+worker listening on ``[worker] topic`` with ``server=<host>`` (the flow store's
+``host``), which runs the ``flows.host`` step (``provisioner.worker.rpcapi``).
+Engine-side steps (claims, IPAM) run here as before. A failure keeps its exception
+type names and message, so retries and faults read it as usual.
 
 A worker that dies mid-step stops sending call heartbeats, and the step fails after
-``[worker] heartbeat_timeout``: never a hang. A revert, or a cleanup step of the
-delete flow, whose worker cannot be reached is recorded as deferred; the worker
-replays it when it comes back, so a host left alone during an outage is still
-cleaned up.
+``[worker] heartbeat_timeout``: never a hang. An undo, or a cleanup step of the
+delete flow, whose worker cannot be reached is recorded as deferred with its payload;
+an engine replays it when that host reports again (``provisioner.engine.reports``),
+so a host left alone during an outage is still cleaned up.
 """
 
 import logging
-import time
 
 from oslo_utils import reflection
 from taskflow.engines.action_engine import engine as tf_engine
 from taskflow.engines.action_engine import executor as tf_executor
 from taskflow.types import failure as tf_failure
 
-from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
-from provisioner import faults
 from provisioner import rpc
+from provisioner.worker import rpcapi as worker_rpcapi
 
 from flows import constants
+from flows.host import base as host_base
 
 LOG = logging.getLogger(__name__)
 
-EXECUTE = 'execute_task'
-REVERT = 'revert_task'
+# What a deferred-step row asks for (its payload's 'method').
+RUN = 'run'
+UNDO = 'undo'
 
 
 class WorkerUnreachable(exception.ProvisionerError):
@@ -43,41 +45,46 @@ class WorkerUnreachable(exception.ProvisionerError):
     reschedulable = True
 
 
-# -- the wire format, shared with provisioner.worker.endpoint --------------------------
-
-def encode_result(result):
-    if isinstance(result, tf_failure.Failure):
-        return {'failure': result.to_dict()}
-    return {'result': result}
-
-
-def decode_result(reply):
-    if 'failure' in reply:
-        return tf_failure.Failure.from_dict(reply['failure'])
-    return reply['result']
-
-
-def encode_failures(failures):
-    return {name: failure.to_dict() for name, failure in (failures or {}).items()}
-
-
-def decode_failures(failures):
-    return {name: tf_failure.Failure.from_dict(data)
-            for name, data in (failures or {}).items()}
-
-
 def task_path(task):
     return reflection.get_class_name(task, fully_qualified=True)
 
 
-# -- the engine side -------------------------------------------------------------------
+def _cause(failures):
+    """'step: error' of the failure that made the flow revert, for the host's log."""
+    for name, failure in (failures or {}).items():
+        return '%s: %s' % (name, failure.exception_str)
+    return None
 
-def _defer(host, task, payload):
-    """Leave the step to the host's worker, which replays it when it is back."""
+
+def defer(host, task, deferred):
+    """Leave the step to the host's worker until it reports back (reports.replay)."""
     with db_api.transaction() as session:
         session.add(models.DeferredHostStep(
-            host=host, instance_id=payload['arguments'].get(constants.INSTANCE_ID, ''),
-            task=task_path(task), name=task.name, payload=payload))
+            host=host, instance_id=deferred['arguments'].get(constants.INSTANCE_ID, ''),
+            task=task_path(task), name=task.name, payload=deferred))
+
+
+def run_remote(task, host, arguments, payload):
+    """Run the step's host half on host; its recorded result, or a Failure.
+
+    Messaging errors (the worker did not answer) are raised.
+    """
+    reply = worker_rpcapi.WorkerAPI().run_step(host, task.step.path(), task.name,
+                                               payload)
+    result = worker_rpcapi.decode_result(reply)
+    if isinstance(result, tf_failure.Failure):
+        return result
+    return task.record(result, **arguments)
+
+
+def undo_remote(task, host, arguments, payload, encoded_result, cause=None):
+    """Undo the step's host half on host; None, {CLEANUP_FAILED: [...]} or a Failure."""
+    reply = worker_rpcapi.WorkerAPI().undo_step(host, task.step.path(), task.name,
+                                                payload, encoded_result, cause)
+    outcome = worker_rpcapi.decode_result(reply)
+    if not isinstance(outcome, tf_failure.Failure):
+        task.record_undo(**arguments)
+    return outcome
 
 
 class RemoteTaskExecutor(tf_executor.TaskExecutor):
@@ -114,66 +121,52 @@ class RemoteTaskExecutor(tf_executor.TaskExecutor):
         return future
 
     @staticmethod
-    def _call(method, host, payload):
-        """Send the step to the host's worker; again, up to step_attempts, if unanswered."""
-        client = rpc.get_client(CONF.worker.topic, timeout=CONF.worker.task_timeout,
-                                call_monitor_timeout=CONF.worker.heartbeat_timeout)
-        attempts = CONF.worker.step_attempts
-        for attempt in range(1, attempts + 1):
-            payload['deadline'] = time.time() + CONF.worker.heartbeat_timeout
-            try:
-                return client.prepare(server=host).call({}, method, **payload)
-            except rpc.messaging_errors() as exc:
-                if attempt == attempts:
-                    raise
-                LOG.warning('No answer from the worker of host %s to %s (%s); sending '
-                            'it again (%d/%d)', host, payload['name'],
-                            type(exc).__name__, attempt + 1, attempts)
-
-    def _execute_remote(self, task, host, arguments):
+    def _execute_remote(task, host, arguments):
         # Runs on a pool thread; TaskFlow requires the future never to raise.
+        payload = None
         try:
-            reply = self._call(EXECUTE, host, {'task': task_path(task), 'name': task.name,
-                                               'arguments': arguments})
-            result = decode_result(reply)
-            if not isinstance(result, tf_failure.Failure):
-                # The engine's own fault point: after the worker changed the host,
-                # before the engine persisted that it did.
-                faults.check(task.name)
+            task.before_run(**arguments)
+            payload = host_base.to_wire(task.build_payload(**arguments))
+            result = run_remote(task, host, arguments, payload)
         except rpc.messaging_errors() as exc:
             result = tf_failure.Failure.from_exception(WorkerUnreachable(
                 host=host, step=task.name, reason=type(exc).__name__))
-            if task.deferrable:  # a cleanup: the worker finishes it when back
-                result = self._deferred(host, task, {
-                    'method': EXECUTE, 'arguments': task.capture(arguments)}, exc)
+            if task.deferrable:  # a cleanup: finished when the worker is back
+                result = _deferred(host, task, {
+                    'method': RUN, 'payload': payload, 'arguments': arguments}, exc)
         except Exception:
             result = tf_failure.Failure()
         return tf_executor.EXECUTED, result
 
     @staticmethod
-    def _deferred(host, task, payload, exc):
-        LOG.warning('Worker of host %s unreachable (%s): %s of %s deferred until it '
-                    'returns', host, type(exc).__name__, payload['method'], task.name)
+    def _revert_remote(task, host, arguments, result, failures):
+        if not task.step.has_undo():
+            return tf_executor.REVERTED, None
+        encoded = worker_rpcapi.encode_result(result)
+        payload = None
         try:
-            _defer(host, task, dict(payload, task=task_path(task), name=task.name))
-        except Exception:
-            return tf_failure.Failure()
-        return None
-
-    def _revert_remote(self, task, host, arguments, result, failures):
-        payload = {'task': task_path(task), 'name': task.name, 'arguments': arguments,
-                   'result': encode_result(result),
-                   'flow_failures': encode_failures(failures)}
-        try:
-            reply = self._call(REVERT, host, dict(payload))
-            outcome = decode_result(reply)
+            payload = host_base.to_wire(task.build_undo_payload(**arguments))
+            outcome = undo_remote(task, host, arguments, payload, encoded,
+                                  _cause(failures))
         except rpc.messaging_errors() as exc:
             # Failing the revert would stop the rollback half-way (TaskFlow gives up
-            # on a flow whose revert fails). Defer it to the worker instead.
-            outcome = self._deferred(host, task, dict(payload, method=REVERT), exc)
+            # on a flow whose revert fails). Defer it to the worker's return instead.
+            outcome = _deferred(host, task, {'method': UNDO, 'payload': payload,
+                                             'arguments': arguments, 'result': encoded},
+                                exc)
         except Exception:
             outcome = tf_failure.Failure()
         return tf_executor.REVERTED, outcome
+
+
+def _deferred(host, task, deferred, exc):
+    LOG.warning('Worker of host %s unreachable (%s): %s of %s deferred until it '
+                'reports again', host, type(exc).__name__, deferred['method'], task.name)
+    try:
+        defer(host, task, deferred)
+    except Exception:
+        return tf_failure.Failure()
+    return None
 
 
 class RemoteStepsEngine(tf_engine.ParallelActionEngine):

@@ -1,24 +1,23 @@
-"""The worker's RPC endpoint: execute and revert the host-side steps sent to it.
+"""The worker's RPC endpoint: run and undo the host steps engines send it.
 
-Only step classes that are HostTasks from the flows package are accepted: a message
-names a class, and a worker must never import whatever a message names.
+A message names a ``flows.host`` step class and carries its typed payload; only
+HostStep classes of that package are accepted (``flows.host.base.step_class``), and a
+step runs from its payload alone: a worker has no database.
 """
 
-import functools
 import logging
 import time
 
-from oslo_utils import importutils
 from taskflow.types import failure as tf_failure
 
 from provisioner import exception
-from provisioner.engine import remote
+from provisioner import faults
+from provisioner import rpc
+from provisioner.worker import rpcapi
 
-from flows.tasks import base
+from flows.host import base as host_base
 
 LOG = logging.getLogger(__name__)
-
-_TASK_PACKAGE = 'flows.tasks.'
 
 
 class StaleRequest(exception.ProvisionerError):
@@ -26,62 +25,56 @@ class StaleRequest(exception.ProvisionerError):
                'up on it; not running it.')
 
 
-class UnknownStep(exception.ProvisionerError):
-    msg_fmt = 'Refusing step class %(task)s: not a host-side step of provisioner.'
-
-
-@functools.lru_cache(maxsize=64)
-def _task_class(path):
-    if not path.startswith(_TASK_PACKAGE):
-        raise UnknownStep(task=path)
+def run_step(host, step, name, payload):
+    """Run one step here; the wire-encoded outcome. The fault point follows it."""
     try:
-        cls = importutils.import_class(path)
-    except ImportError:
-        raise UnknownStep(task=path)
-    if not (isinstance(cls, type) and issubclass(cls, base.HostTask)):
-        raise UnknownStep(task=path)
-    return cls
-
-
-def run_step(method, task, name, arguments, result=None, flow_failures=None):
-    """Execute or revert one step here; return the wire-encoded outcome."""
-    try:
-        step = _task_class(task)(name)
-        if method == remote.EXECUTE:
-            outcome = step.execute(**arguments)
-        else:
-            outcome = step.revert(result=remote.decode_result(result or {'result': None}),
-                                  flow_failures=remote.decode_failures(flow_failures),
-                                  **arguments)
+        cls = host_base.step_class(step)
+        outcome = cls().run(host_base.from_wire(cls.Payload, payload))
+        faults.check(name, host=host)
     except Exception:
         outcome = tf_failure.Failure()
-        LOG.warning('Step %s (%s) failed here: %s', name, method,
-                    outcome.exception_str)
-    return remote.encode_result(outcome)
+        LOG.warning('Step %s failed here: %s', name, outcome.exception_str)
+    return rpcapi.encode_result(outcome)
+
+
+def undo_step(step, name, payload, result):
+    """Undo one step here; the wire-encoded outcome ({CLEANUP_FAILED: [...]} or None)."""
+    try:
+        cls = host_base.step_class(step)
+        outcome = cls().undo(host_base.from_wire(cls.UndoPayload, payload),
+                             rpcapi.decode_result(result))
+    except Exception:
+        outcome = tf_failure.Failure()
+        LOG.warning('Undoing step %s failed here: %s', name, outcome.exception_str)
+    return rpcapi.encode_result(outcome)
 
 
 class HostStepsEndpoint:
-    """Serves ``execute_task`` and ``revert_task`` on topic [worker] topic.<host>."""
+    """Serves ``run_step`` and ``undo_step`` on topic [worker] topic, server = host.
 
-    def __init__(self, host):
+    ``version`` is the newest API version served (``rpcapi.VERSION``); a worker of
+    the previous release served an older one, which the tests reproduce.
+    """
+
+    def __init__(self, host, version=rpcapi.VERSION):
         self.host = host
+        self.target = rpc.endpoint_target(version)
 
     @staticmethod
-    def _check_deadline(name, deadline):
+    def _stale(name, deadline):
         late = time.time() - deadline
         if late > 0:
             # Queued while this worker was down: the engine gave up and moved on.
             LOG.warning('Dropping stale step %s (%.1f s late)', name, late)
-            return remote.encode_result(tf_failure.Failure.from_exception(
+            return rpcapi.encode_result(tf_failure.Failure.from_exception(
                 StaleRequest(step=name, late=late)))
         return None
 
-    def execute_task(self, ctxt, task, name, arguments, deadline):
-        LOG.info('Executing step %s for instance %s', name, arguments.get('instance_id'))
-        return (self._check_deadline(name, deadline)
-                or run_step(remote.EXECUTE, task, name, arguments))
+    def run_step(self, ctxt, step, name, payload, deadline):
+        LOG.info('Running step %s for instance %s', name, payload.get('instance_id'))
+        return self._stale(name, deadline) or run_step(self.host, step, name, payload)
 
-    def revert_task(self, ctxt, task, name, arguments, result, flow_failures, deadline):
-        LOG.info('Reverting step %s for instance %s', name, arguments.get('instance_id'))
-        return (self._check_deadline(name, deadline)
-                or run_step(remote.REVERT, task, name, arguments, result, flow_failures))
+    def undo_step(self, ctxt, step, name, payload, result, deadline, cause=None):
+        LOG.info('Undoing step %s for instance %s%s', name, payload.get('instance_id'),
+                 ' after %s' % cause if cause else '')
+        return self._stale(name, deadline) or undo_step(step, name, payload, result)

@@ -123,16 +123,16 @@ def takeover(dep, api):
 def rpc_step_cost(dep):
     """One host-side step through the RPC executor vs. in-process, both no-ops."""
     from provisioner.conf import CONF
-    from provisioner.engine import remote
     from provisioner import virt
+    from provisioner.worker import rpcapi as worker_rpcapi
     from flows.tasks import domain_tasks
     task = domain_tasks.DestroyDomain('destroy-domain')
-    payload = {'task': remote.task_path(task), 'name': task.name}
+    workers = worker_rpcapi.WorkerAPI()
     remote_ms = []
     for _ in range(200):
-        args = dict(payload, arguments={'instance_id': str(uuid.uuid4())})
         began = time.perf_counter()
-        remote.RemoteTaskExecutor._call(remote.EXECUTE, WORKERS[0], args)
+        workers.run_step(WORKERS[0], task.step.path(), task.name,
+                         {'instance_id': str(uuid.uuid4())})
         remote_ms.append((time.perf_counter() - began) * 1000)
     with tempfile.TemporaryDirectory() as tmp:
         node = pathlib.Path(tmp) / 'node.xml'

@@ -12,14 +12,18 @@ import uuid
 from taskflow.types import failure as tf_failure
 import pytest
 
+from provisioner.catalog import hosts
 from provisioner.compute import api as compute_api
 from provisioner.engine import conductor
 from provisioner.engine import jobs
-from provisioner.engine import remote
+from provisioner.engine import reports
 from provisioner import rpc
 from provisioner.worker import endpoint
+from provisioner.worker import rpcapi as worker_rpcapi
 from provisioner.worker import service
 from tests.unit.flows.conftest import boot_request
+
+from flows.host import base as host_base
 
 
 class FakeJob:
@@ -60,19 +64,33 @@ class FakeBoard:
         job.owner = None
 
 
+def _wait_for(condition, timeout=10):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, 'timed out'
+        time.sleep(0.02)
+
+
 @pytest.fixture
 def cluster(conf, catalog, admin_context):
-    """A worker for this host served over fake://, and an engine-side compute API."""
+    """A worker for this host and an engine's report endpoint, served over fake://;
+    an engine-side compute API. The host exists once the worker's report arrived."""
     rpc.is_distributed()  # registers transport_url
     conf.set_override('transport_url', 'fake:///')
     conf.set_override('heartbeat_timeout', 5, 'worker')
+    engine = rpc.get_server(conf.engine.topic, 'engine-1',
+                            [reports.WorkerReportsEndpoint()])
+    engine.start()
     worker = service.WorkerService()
     worker.start()
     waiter = threading.Thread(target=worker.wait)
     waiter.start()
+    _wait_for(lambda: any(h['name'] == conf.host for h in hosts.list_all()))
     yield compute_api.ComputeAPI(admin_context)
     worker.stop()
     waiter.join()
+    engine.stop()
+    engine.wait()
     rpc.cleanup()
 
 
@@ -107,15 +125,16 @@ def test_a_failure_on_the_worker_keeps_its_type_and_the_job_is_trashed(cluster, 
 
 def test_the_worker_runs_only_provisioner_host_steps():
     for path in ('os.system', 'flows.tasks.scheduler_tasks.ClaimResources',
-                 'flows.tasks.nope.Missing'):
-        reply = endpoint.run_step(remote.EXECUTE, path, 'x', {})
-        failure = remote.decode_result(reply)
+                 'flows.tasks.domain_tasks.DestroyDomain', 'flows.host.base.driver',
+                 'flows.host.nope.Missing'):
+        reply = endpoint.run_step('h', path, 'x', {'instance_id': 'i'})
+        failure = worker_rpcapi.decode_result(reply)
         assert isinstance(failure, tf_failure.Failure)
-        assert failure.check(endpoint.UnknownStep)
+        assert failure.check(host_base.UnknownStep)
 
 
 def test_a_step_that_arrives_after_its_sender_gave_up_is_not_run():
-    reply = endpoint.HostStepsEndpoint('h').execute_task(
-        {}, 'flows.tasks.domain_tasks.DestroyDomain', 'destroy-domain',
+    reply = endpoint.HostStepsEndpoint('h').run_step(
+        {}, 'flows.host.domain_steps.DestroyDomain', 'destroy-domain',
         {'instance_id': str(uuid.uuid4())}, deadline=time.time() - 1)
-    assert remote.decode_result(reply).check(endpoint.StaleRequest)
+    assert worker_rpcapi.decode_result(reply).check(endpoint.StaleRequest)
