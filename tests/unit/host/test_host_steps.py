@@ -79,8 +79,9 @@ def test_root_disk_then_its_undo(hypervisor, instance_id):
     payload = _wire(image_steps.RootDiskPayload(instance_id, disk_gib=1))
     assert _twice(step, payload)
     assert hypervisor.leftovers(instance_id)
-    assert step.undo(base.InstancePayload(instance_id), None) is None
-    step.undo(base.InstancePayload(instance_id), None)
+    undo = step.UndoPayload(instance_id)
+    assert step.undo(undo, None) is None
+    step.undo(undo, None)
     assert hypervisor.leftovers(instance_id) == []
 
 
@@ -134,7 +135,8 @@ def test_domain_define_start_wait_then_undo(hypervisor, instance_id):
     assert domain_steps.WaitForBoot().run(ref) == 'running'
     domain_steps.StartDomain().undo(ref, None)
     domain_steps.DefineDomain().undo(ref, None)
-    image_steps.CreateRootDisk().undo(ref, None)
+    image_steps.CreateRootDisk().undo(image_steps.CreateRootDisk.UndoPayload(instance_id),
+                                      None)
     assert hypervisor.leftovers(instance_id) == []
     domain_steps.DestroyDomain().run(ref)  # gone already: harmless
     domain_steps.DeleteInstanceFiles().run(ref)
