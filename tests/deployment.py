@@ -149,8 +149,12 @@ class Deployment:
                             'username = %s\npassword = %s\n'
                             % (port, SERVICE_USER, password))
 
-    def start(self, kind, host, extra_conf='', wait=True):
-        """Start provisioner-<kind> as host; wait until it says it is ready."""
+    def start(self, kind, host, extra_conf='', wait=True, module=None):
+        """Start provisioner-<kind> as host; wait until it says it is ready.
+
+        ``module``: run this module instead of provisioner.cmd.<kind> (a daemon as
+        an earlier release ran it).
+        """
         conf = self.root / ('%s.conf' % host)
         if kind == 'worker':
             extra_conf = self.worker_conf + extra_conf
@@ -158,7 +162,8 @@ class Deployment:
         with open(self.log_path(host), 'ab') as log:
             since = log.tell()  # a restarted daemon appends: only its own lines count
             proc = subprocess.Popen(
-                [sys.executable, '-m', 'provisioner.cmd.%s' % kind, '--config-file',
+                [sys.executable, '-m', module or 'provisioner.cmd.%s' % kind,
+                 '--config-file',
                  str(self.worker_config_file if kind == 'worker' else self.config_file),
                  '--config-file', str(conf)],
                 stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=REPO)
