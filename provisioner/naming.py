@@ -9,3 +9,8 @@ def port_id(instance_id, network_id):
 
 def volume_id(instance_id, index):
     return str(uuid.uuid5(uuid.UUID(instance_id), 'volume:%d' % index))
+
+
+def boot_volume_id(instance_id):
+    """The volume a boot from volume makes for the server's root disk."""
+    return str(uuid.uuid5(uuid.UUID(instance_id), 'boot-volume'))

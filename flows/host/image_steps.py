@@ -53,6 +53,14 @@ class RootDiskPayload:
     disk_gib: int
     image_disk: str | None = None  # the cached image file the overlay sits on
     disk_format: str | None = None
+    # A boot from volume: the root disk is this volume, a full copy of the image.
+    boot_volume_id: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class RootDiskUndoPayload:
+    instance_id: str
+    boot_volume_id: str | None = None
 
 
 def delete_root_disk(instance_id):
@@ -60,16 +68,24 @@ def delete_root_disk(instance_id):
 
 
 class CreateRootDisk(base.HostStep):
-    """Create the instance's root disk: a qcow2 overlay on the cached image."""
+    """Create the instance's root disk: a qcow2 overlay on the cached image, or for
+    a boot from volume the volume (a full copy of the image, grown to its size)."""
 
     Payload = RootDiskPayload
+    UndoPayload = RootDiskUndoPayload
 
     def run(self, payload):
+        if payload.boot_volume_id:
+            return base.driver().make_volume(payload.boot_volume_id, payload.disk_gib,
+                                             payload.image_disk, payload.disk_format)
         return base.driver().create_root_disk(payload.instance_id, payload.image_disk,
                                               payload.disk_format, payload.disk_gib)
 
     def undo(self, payload, result):
         LOG.warning('Deleting the root disk of instance %s', payload.instance_id)
+        if payload.boot_volume_id:
+            base.undo('delete boot volume %s' % payload.boot_volume_id,
+                      base.driver().delete_volume, payload.boot_volume_id)
         base.undo('delete root disk', delete_root_disk, payload.instance_id)
 
 

@@ -1,6 +1,7 @@
 """Steps that bring the image to the host and make the root disk (steps 19-21)."""
 
 from provisioner.compute import instances
+from provisioner.volume import volumes
 
 from flows import constants
 from flows.host import image_steps
@@ -26,20 +27,44 @@ class FetchImage(base.HostTask):
             disk_format=image['disk_format'], cmdline=image['cmdline'], **files)
 
 
-class CreateRootDisk(base.HostTask):
-    """Create the instance's root disk: a qcow2 overlay on the cached image.
+def _boot_volume_id(instance_id):
+    boot_volume = instances.build_request(instance_id).boot_volume
+    return boot_volume['id'] if boot_volume else None
 
-    Reversion strategy: delete the overlay by its deterministic name (the cached
-    image stays).
+
+class CreateRootDisk(base.HostTask):
+    """Create the instance's root disk: a qcow2 overlay on the cached image, or for a
+    boot from volume its root volume (a full copy of the image), then in-use.
+
+    Reversion strategy: delete the overlay, or the root volume, by its
+    deterministic name (the cached image stays); the volume is creating again.
     """
 
     default_provides = constants.ROOT_DISK
     step = image_steps.CreateRootDisk
 
     def build_payload(self, instance_id, image_files):
+        req = instances.build_request(instance_id)
         return image_steps.RootDiskPayload(
-            instance_id=instance_id, disk_gib=instances.build_request(instance_id).disk_gib,
-            image_disk=image_files.get('disk'), disk_format=image_files.get('disk_format'))
+            instance_id=instance_id, disk_gib=req.boot_volume['size'] if req.boot_volume
+            else req.disk_gib, image_disk=image_files.get('disk'),
+            disk_format=image_files.get('disk_format'),
+            boot_volume_id=_boot_volume_id(instance_id))
+
+    def record(self, result, instance_id, **arguments):
+        volume_id = _boot_volume_id(instance_id)
+        if volume_id:
+            volumes.record_attached(volume_id, instances.host_of(instance_id),
+                                    '/dev/vda')
+        return result
+
+    def build_undo_payload(self, instance_id):
+        return image_steps.RootDiskUndoPayload(instance_id, _boot_volume_id(instance_id))
+
+    def record_undo(self, instance_id, **arguments):
+        volume_id = _boot_volume_id(instance_id)
+        if volume_id:
+            volumes.unbind(volume_id)
 
 
 class DeleteRootDisk(base.HostTask):

@@ -3,6 +3,7 @@
 from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner import naming
+from provisioner.volume import api as volume_api
 from provisioner.volume import volumes
 
 from flows import constants
@@ -51,13 +52,25 @@ class CreateVolumes(base.HostTask):
 
 
 class DeleteVolumes(base.HostTask):
-    """Delete the instance's volumes, then their rows."""
+    """Delete the instance's volumes, then their rows; a root volume (boot from
+    volume) only with delete_on_termination, else it becomes available. Volumes
+    attached later are detached (available)."""
 
     deferrable = True
     step = volume_steps.DeleteVolumes
 
     def build_payload(self, instance_id):
-        return volume_ids_payload(instance_id)
+        payload = volume_ids_payload(instance_id)
+        boot_volume = instances.build_request(instance_id).boot_volume
+        if boot_volume and boot_volume['delete_on_termination']:
+            payload = volume_steps.VolumeIdsPayload(
+                instance_id, payload.volume_ids + [boot_volume['id']])
+        return payload
 
     def record(self, result, instance_id):
         volumes.delete_records(instance_id)
+        boot_volume = instances.build_request(instance_id).boot_volume
+        if boot_volume and boot_volume['delete_on_termination']:
+            volume_api.forget_volume(boot_volume['id'])
+        elif boot_volume:
+            volumes.record_detached(boot_volume['id'])

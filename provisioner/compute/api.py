@@ -28,6 +28,7 @@ from provisioner.db import models
 from provisioner.engine import runner
 from provisioner import exception
 from provisioner import leftovers
+from provisioner import naming
 from provisioner.network import ipam
 from provisioner.network import requests as network_requests
 from provisioner import policy
@@ -254,11 +255,13 @@ class ComputeAPI:
 
     def create_instance(self, name, flavor, image, networks, volume_sizes=(),
                         user_data=None, *, availability_zone=None, server_group=None,
-                        properties=None, key_name=None):
+                        properties=None, key_name=None, boot_volume=None):
         """Validate and record a boot request with its not-yet-started flow.
 
         Quota is reserved and group membership recorded in the same transaction as
-        the instance row: a refused request leaves nothing behind.
+        the instance row: a refused request leaves nothing behind. ``boot_volume``
+        ({'size', 'delete_on_termination'}): the root disk is a new volume, a full
+        copy of the image, recorded here (see _record_boot_volume).
         """
         policy.authorize(self.context, 'instance:boot')
         request = schemas.validate(schemas.BOOT, {
@@ -298,9 +301,36 @@ class ComputeAPI:
                                                volume_sizes, server_group)
             if group_id is not None:
                 instance.request_spec = dict(request_spec, server_group_id=group_id)
+            if boot_volume is not None:
+                instance.request_spec = dict(
+                    instance.request_spec, boot_volume=self._record_boot_volume(
+                        session, instance_id, image_row, boot_volume))
             actions.record(session, self.context, instance_id, actions.CREATE, flow_uuid)
         runner.prepare_boot(instance_id, flow_uuid)
         return instance_id
+
+    def _record_boot_volume(self, session, instance_id, image_row, boot_volume):
+        """The root volume's row (creating; the boot makes it on the chosen host),
+        its gigabytes counted as any volume's; what the request spec keeps of it."""
+        if not image_row.disk_path:
+            raise exception.Invalid(reason='image %s has no disk to copy into a boot '
+                                           'volume' % image_row.name)
+        size = boot_volume['size']
+        needed = max(image_row.min_disk_gib,
+                     -(-(image_row.virtual_size or image_row.size_bytes) // 1024 ** 3))
+        if not 1 <= size <= schemas.MAX_VOLUME_GIB or size < needed:
+            raise exception.Invalid(reason='a boot volume of image %s needs %d to %d '
+                                           'GiB, not %d' % (image_row.name, needed,
+                                                            schemas.MAX_VOLUME_GIB, size))
+        quotas.count(session, self.context.project_id, {'volumes_gib': size},
+                     self.context.project_name)
+        volume_id = naming.boot_volume_id(instance_id)
+        session.add(models.Volume(
+            id=volume_id, instance_id=instance_id, project_id=self.context.project_id,
+            user_id=self.context.user_id, name='', size_gib=size, status='creating',
+            bootable=True, image_id=image_row.id, device='/dev/vda',
+            updated_at=models.utcnow()))
+        return dict(boot_volume, id=volume_id)
 
     def run_boot(self, instance_id, progress=None, rollback=False):
         with db_api.transaction() as session:

@@ -32,6 +32,8 @@ class BuildRequest:
         default_factory=lambda: types.MappingProxyType({}))
     key_name: str | None = None
     key_data: str | None = None  # the public key: the guest's, not a secret
+    # A boot from volume: {'id', 'size', 'delete_on_termination'} of the root volume.
+    boot_volume: types.MappingProxyType | None = None
     # One per NIC: {'network_id', 'port_id'?, 'fixed_ip'?} (read-only mappings).
     nics: tuple = ()
 
@@ -62,7 +64,12 @@ def build_request(instance_id):
             server_group_id=inst.request_spec.get('server_group_id'),
             properties=types.MappingProxyType(dict(inst.properties or {})),
             key_name=inst.key_name, key_data=inst.key_data,
+            boot_volume=_read_only(inst.request_spec.get('boot_volume')),
             nics=tuple(types.MappingProxyType(nic) for nic in _nics(inst.request_spec)))
+
+
+def _read_only(mapping):
+    return types.MappingProxyType(dict(mapping)) if mapping else None
 
 
 def _nics(request_spec):

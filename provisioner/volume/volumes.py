@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.db import models
+from provisioner import naming
 
 
 def record(volume_id, instance_id, project_id, index, size_gib, path):
@@ -26,14 +27,16 @@ for_instance = instances.volumes_of
 
 
 def delete_records(instance_id):
-    """Forget the boot's volumes; the volume service's ones become available again
-    (the domain they were plugged into is gone)."""
+    """Forget the boot's volumes; the volume service's ones attached to it become
+    available again (the domain they were plugged into is gone). A root volume
+    (boot from volume) is left to the delete flow (delete_on_termination)."""
     with db_api.transaction() as session:
         session.execute(sa.delete(models.Volume)
                         .where(models.Volume.instance_id == instance_id,
                                models.Volume.index.is_not(None)))
         session.execute(sa.update(models.Volume)
-                        .where(models.Volume.instance_id == instance_id)
+                        .where(models.Volume.instance_id == instance_id,
+                               models.Volume.id != naming.boot_volume_id(instance_id))
                         .values(instance_id=None, device=None, status='available',
                                 action_id=None, attached_at=None,
                                 updated_at=models.utcnow()))
@@ -104,6 +107,11 @@ def record_attached(volume_id, host, device):
     """The attach flow's end: in-use on the server, its bytes bound to ``host``."""
     _set(volume_id, status='in-use', host=host, device=device, action_id=None,
          attached_at=models.utcnow())
+
+
+def unbind(volume_id):
+    """A boot volume whose making was undone: creating again, on no host."""
+    _set(volume_id, status='creating', host=None)
 
 
 def record_detached(volume_id):

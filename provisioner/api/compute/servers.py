@@ -47,18 +47,39 @@ def _unsupported(field, why):
     raise wsgi.HTTPError(400, '%s is not supported: %s' % (field, why))
 
 
+def _boot_volume(bdm):
+    """{'size', 'delete_on_termination'} of a root volume made from the image."""
+    if str(bdm.get('boot_index')) != '0':
+        _unsupported('block_device_mapping_v2 source_type=image destination_type=volume'
+                     ' with boot_index %s' % bdm.get('boot_index'),
+                     'a volume from an image is the root disk (boot_index 0)')
+    size = bdm.get('volume_size')
+    if isinstance(size, bool) or not str(size).strip().isdigit() or int(size) < 1:
+        raise wsgi.HTTPError(400, 'Booting from a volume needs an integer volume_size '
+                                  '(GiB) of at least 1, not %r.' % (size,))
+    return {'size': int(size),
+            'delete_on_termination':
+                str(bdm.get('delete_on_termination', False)).lower() == 'true'}
+
+
+def _bdm_image(bdm, image):
+    """The image a block device mapping boots, which must be imageRef if given."""
+    if image is not None and _ref_id(bdm.get('uuid', image)) != _ref_id(image):
+        raise wsgi.HTTPError(400, 'The image of block_device_mapping_v2 (%s) is not '
+                                  'imageRef (%s).' % (bdm.get('uuid'), image))
+    return image or bdm.get('uuid')
+
+
 def _volumes_and_image(server):
-    """(image ref, [volume sizes]) from imageRef and block_device_mapping_v2."""
+    """(image ref, [volume sizes], boot volume or None) from imageRef and
+    block_device_mapping_v2."""
     image = server.get('imageRef') or None
     sizes = []
+    boot_volume = None
     for bdm in server.get('block_device_mapping_v2', []):
         source, dest = bdm.get('source_type'), bdm.get('destination_type', 'volume')
         if source == 'image' and dest == 'local':
-            if image is not None and _ref_id(bdm.get('uuid', image)) != _ref_id(image):
-                raise wsgi.HTTPError(400, 'The image of block_device_mapping_v2 (%s) '
-                                          'is not imageRef (%s).'
-                                     % (bdm.get('uuid'), image))
-            image = image or bdm.get('uuid')
+            image = _bdm_image(bdm, image)
         elif source == 'blank' and dest == 'volume':
             if str(bdm.get('delete_on_termination', False)).lower() != 'true':
                 _unsupported('block_device_mapping_v2 delete_on_termination=false',
@@ -68,9 +89,9 @@ def _volumes_and_image(server):
             except (KeyError, ValueError):
                 raise wsgi.HTTPError(400, 'A blank volume needs an integer '
                                           'volume_size (GiB).') from None
-        elif source == 'image' and dest == 'volume':
-            _unsupported('Booting from a volume', 'the root disk is a local overlay '
-                                                  'of the image')
+        elif source == 'image' and dest == 'volume' and boot_volume is None:
+            image = _bdm_image(bdm, image)
+            boot_volume = _boot_volume(bdm)
         else:
             _unsupported('block_device_mapping_v2 source_type=%s destination_type=%s'
                          % (source, dest), 'only new blank volumes are attached at '
@@ -78,7 +99,7 @@ def _volumes_and_image(server):
     if image is None:
         raise wsgi.HTTPError(400, 'imageRef is required: provisioner boots servers '
                                   'from an image.')
-    return _ref_id(image), sizes
+    return _ref_id(image), sizes, boot_volume
 
 
 def _networks(req, server):
@@ -140,14 +161,14 @@ def create(req):
     _check_count(server)
     hints = body.get('OS-SCH-HNT:scheduler_hints') or body.get('os:scheduler_hints') \
         or {}
-    image, volume_sizes = _volumes_and_image(server)
+    image, volume_sizes, boot_volume = _volumes_and_image(server)
     try:
         instance_id = compute(req).create_instance(
             server['name'], _ref_id(server['flavorRef']), image,
             _networks(req, server), volume_sizes, _user_data(server),
             availability_zone=server.get('availability_zone'),
             server_group=hints.get('group'), properties=server.get('metadata'),
-            key_name=server.get('key_name'))
+            key_name=server.get('key_name'), boot_volume=boot_volume)
     except exception.NotFound as exc:
         if exc.kwargs.get('kind') in _BAD_REFERENCE:
             raise wsgi.HTTPError(400, str(exc)) from None
