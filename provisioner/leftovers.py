@@ -64,13 +64,13 @@ def record_cleanup_failures(instance_id, host, kind, failures):
 def _note_in_fault(instance_id, recorded):
     if not recorded:
         return
-    note = 'left behind: %s' % '; '.join(
-        '%s %s on host %s (%s)' % (r['kind'], r['name'], r['host'], r['error'])
-        for r in recorded)
+    items = '; '.join('%s %s on host %s (%s)' % (r['kind'], r['name'], r['host'],
+                                                   r['error']) for r in recorded)
     with db_api.transaction() as session:
         row = session.get(models.Instance, instance_id)
-        if row is not None and note not in (row.fault or ''):
-            row.fault = '%s; %s' % (row.fault, note) if row.fault else note.capitalize()
+        if row is not None and items not in (row.fault or ''):
+            row.fault = ('%s; left behind: %s' % (row.fault, items) if row.fault
+                         else 'Left behind: %s' % items)
 
 
 def _as_dict(row):

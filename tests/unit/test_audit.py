@@ -146,6 +146,9 @@ def test_a_failed_delete_step_is_recorded_and_a_later_delete_resolves_it(
 
     monkeypatch.setattr(driver.LibvirtDriver, 'destroy_domain', refuse)
     assert run('delete', 'vm1')[0] != 0
+    shown = json.loads(run('show', 'vm1', '--format', 'json')[1])
+    assert shown['fault'] == ('Left behind: domain instance-%s on host unit-host '
+                              '(Hypervisor error: libvirt refused)' % vm)
     [left] = leftovers.list_open(instance_id=vm)
     assert (left['kind'], left['name']) == ('domain', 'instance-%s' % vm)
     assert 'libvirt refused' in left['error']
