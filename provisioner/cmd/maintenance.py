@@ -101,8 +101,8 @@ def audit(args):
                                      args.fix)
         except rpc.messaging_errors() as exc:
             unreachable.append(host)
-            print('Host %s: its worker did not answer (%s).' % (host, type(exc).__name__),
-                  file=sys.stderr)
+            print('Host %s: its worker did not answer (%s).'
+                  % (host, type(exc).__name__), file=sys.stderr)
     rows = [dict(f.to_dict(), action=_action(f, args.fix)) for f in findings]
     if args.format == 'json':
         output.emit(rows, 'json')

@@ -11,7 +11,7 @@ the deployment already decided to remove it.
 import logging
 
 from provisioner import leftovers
-from provisioner.maintenance.findings import Finding, from_dicts, MISSING, ORPHAN, to_remove
+from provisioner.maintenance import findings as found
 from provisioner.maintenance import records as host_records
 from provisioner.maintenance import rpcapi
 from provisioner.virt import inventory as inv
@@ -47,9 +47,10 @@ def _missing(recs, held):
             wanted += [(inv.NETWORK, network_id), (inv.DHCP_HOST, mac)]
         for kind, name in dict.fromkeys(wanted):
             if (kind, name) not in held:
-                yield Finding(MISSING, kind, name, exp.instance_id, recs.host,
-                              'the database has instance %s running or stopped on '
-                              'this host' % exp.instance_id)
+                yield found.Finding(
+                    found.MISSING, kind, name, exp.instance_id, recs.host,
+                    'the database has instance %s running or stopped on this host'
+                    % exp.instance_id)
 
 
 def compare(resources, recs, grace_period, open_leftovers=()):
@@ -60,9 +61,9 @@ def compare(resources, recs, grace_period, open_leftovers=()):
         reason = _orphan_reason(resource, recs)
         if reason is None:
             continue
-        findings.append(Finding(
-            ORPHAN, resource.kind, resource.name, resource.owner, recs.host, reason,
-            resource.to_dict(),
+        findings.append(found.Finding(
+            found.ORPHAN, resource.kind, resource.name, resource.owner, recs.host,
+            reason, resource.to_dict(),
             past_grace=resource.age is None or resource.age >= grace_period,
             recorded=(resource.kind, resource.name) in recorded))
     findings += _missing(recs, {(r.kind, r.name) for r in resources})
@@ -80,7 +81,7 @@ def audit_host(host, resources, grace_period):
         if lo['kind'] in inv.KINDS and (lo['kind'], lo['name']) not in held:
             leftovers.resolve(lo['kind'], lo['name'], host)  # gone since
     for finding in findings:
-        LOG.warning('Audit of host %s: %s %s %s (%s)', host, finding.problem,
+        LOG.info('Audit of host %s: %s %s %s (%s)', host, finding.problem,
                     finding.kind, finding.name, finding.reason)
     return findings
 
@@ -91,7 +92,7 @@ def run(host, inventory_of, remove_on_host, grace_period, fix):
     The callables are the local driver all-in-one, the host's worker over RPC."""
     resources = [inv.Resource.from_dict(r) for r in inventory_of(host)]
     findings = audit_host(host, resources, grace_period)
-    entries = to_remove(findings) if fix else []
+    entries = found.to_remove(findings) if fix else []
     if entries:
         record_removals(host, findings, remove_on_host(host, entries))
     return findings
@@ -104,7 +105,7 @@ def record_removals(host, findings, outcomes):
     by_key = {(o['kind'], o['name']): o.get('error') for o in outcomes}
     for finding in findings:
         key = (finding.kind, finding.name)
-        if finding.problem != ORPHAN or key not in by_key:
+        if finding.problem != found.ORPHAN or key not in by_key:
             continue
         finding.error = by_key[key]
         finding.removed = finding.error is None
@@ -128,4 +129,4 @@ class EngineMaintenanceEndpoint:
         return [f.to_dict() for f in findings]
 
     def record_removals(self, ctxt, host, findings, outcomes):
-        record_removals(host, from_dicts(findings), outcomes)
+        record_removals(host, found.from_dicts(findings), outcomes)
