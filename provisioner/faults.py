@@ -2,10 +2,11 @@
 
 The worst moment for a step to be interrupted is after it changed the world and before
 its result was persisted; that is where these points sit, so the tests that use them
-prove that revert and resume find what the step left.
+prove that revert and resume find what the step left. The engine installs them
+(provisioner.engine.fault_points) and a worker checks them after its host steps,
+only when [fault_injection] names a step: no step class carries them.
 """
 
-import functools
 import logging
 import os
 import signal
@@ -22,19 +23,22 @@ class InjectedHostFault(exception.ProvisionerError):
     msg_fmt = "Injected fault at step %(step)s on host %(host)s"
 
 
-def _check_on_host(step_name, instance_id):
+def scoped_to_hosts():
+    """Whether any fault names a host (STEP@HOST), so callers look the host up."""
+    return any('@' in entry for entry in CONF.fault_injection.fail_after_step)
+
+
+def _check_on_host(step_name, host):
     scoped = [entry.partition('@')[2] for entry in CONF.fault_injection.fail_after_step
               if entry.startswith(step_name + '@')]
-    if not scoped or instance_id is None:
-        return
-    from provisioner.compute import instances
-    host = instances.host_of(instance_id)
-    if '*' in scoped or host in scoped:
+    if scoped and host is not None and ('*' in scoped or host in scoped):
         raise InjectedHostFault(step=step_name, host=host)
 
 
-def check(step_name, instance_id=None):
-    _check_on_host(step_name, instance_id)
+def check(step_name, host=None):
+    """The fault point of a step that just ran; ``host`` is the instance's host, if
+    known (the caller looks it up: this module imports nothing above it)."""
+    _check_on_host(step_name, host)
     if step_name in CONF.fault_injection.crash_after_step:
         LOG.warning('Fault injection: killing this process after step %s', step_name)
         os.kill(os.getpid(), signal.SIGKILL)
@@ -47,15 +51,3 @@ def stop_taking_lease():
     LOG.warning('Fault injection: stopping this process (SIGSTOP) while it takes '
                 'an instance\'s lease')
     os.kill(os.getpid(), signal.SIGSTOP)
-
-
-def after_execute(execute):
-    """Wrap a task's execute so the fault point for its name runs after it."""
-
-    @functools.wraps(execute)
-    def wrapper(self, *args, **kwargs):
-        result = execute(self, *args, **kwargs)
-        check(self.name, kwargs.get('instance_id'))
-        return result
-
-    return wrapper

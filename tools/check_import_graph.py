@@ -33,7 +33,6 @@ ALLOWED = {
 # looking for cycles so that no NEW cycle can form, and listed at every run.
 KNOWN_CYCLE_EDGES = (
     ('provisioner.compute', 'provisioner.engine'),  # compute.api runs flows (runner)
-    ('provisioner.faults', 'provisioner.compute'),  # a fault's host, from the database
     ('provisioner.api', 'provisioner.dashboard'),  # api.app mounts the dashboard
     ('provisioner.catalog', 'provisioner.compute'),  # 'in use' reads compute.states
 )

@@ -29,17 +29,16 @@ A step that changes the chosen host is two halves:
 ``execute = before_run; record(step.run(build_payload))`` and ``revert =
 step.undo(build_undo_payload, result); record_undo``. All-in-one they run in-process;
 distributed, ``provisioner.engine.remote`` runs the engine hooks on the engine and
-sends only the payload to the host's worker (``provisioner.worker.rpcapi``). The
-fault point (``faults.after_execute``) follows the step by its atom name in both
-modes, and an undo's failed cleanups come back as ``{CLEANUP_FAILED: [...]}``.
+sends only the payload to the host's worker (``provisioner.worker.rpcapi``). An
+undo's failed cleanups come back as ``{CLEANUP_FAILED: [...]}``. The test-only fault
+points are no part of a step: the engine installs them when configured
+(``provisioner.engine.fault_points``).
 """
 
 import functools
 import inspect
 
 from taskflow import task
-
-from provisioner import faults
 
 from flows import constants
 from flows.host import base as host_base
@@ -50,13 +49,11 @@ undo = host_base.undo
 
 
 class ProvisionerTask(task.Task):
-    """Base of every step: adds the test-only fault point after each execute, and
-    reports the cleanup errors of its revert as the revert's result."""
+    """Base of every step: reports the cleanup errors of its revert as the revert's
+    result."""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if 'execute' in cls.__dict__:
-            cls.execute = faults.after_execute(cls.__dict__['execute'])
         if 'revert' in cls.__dict__:
             cls.revert = host_base.reporting_cleanup_failures(cls.__dict__['revert'])
 

@@ -27,6 +27,7 @@ from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
+from provisioner.engine import fault_points
 from provisioner.engine import leases
 from provisioner.engine import listeners
 from provisioner.engine import locks
@@ -120,13 +121,13 @@ def _load_engine(flow_detail, instance_id, remote_steps=False, store=None):
                                           flow_detail, backend,
                                           {'executor': _step_executor()})
         engine.storage.inject(store)
-        return engine
+        return fault_points.install(engine)
     options = {'engine': 'parallel', 'executor': _step_executor()}
     if CONF.compute.max_parallel_steps == 1:
         # No thread hand-offs at all: the cheapest orchestration, steps in turn.
         options = {'engine': 'serial'}
-    return engines.load_from_detail(flow_detail, store=store, backend=backend,
-                                    **options)
+    return fault_points.install(engines.load_from_detail(
+        flow_detail, store=store, backend=backend, **options))
 
 
 def _ownership(instance_id, lease, wait=0, on_wait=None):
@@ -309,6 +310,7 @@ def run_delete(instance_id, progress=None, on_wait=None, lease=None, action_id=N
             engine = remote.RemoteStepsEngine(delete.create_flow(), flow_detail, None,
                                               {'executor': _step_executor()})
             engine.storage.inject(store)
+        fault_points.install(engine)
         with listeners.EventRecorder(engine, instance_id, progress,
                                      action_id=action_id):
             engine.run()
@@ -330,6 +332,7 @@ def run_volume_delete(volume_id, remote_steps=False):
         engine.storage.inject(store)
     else:
         engine = engines.load(volume.delete_flow(), store=store, engine='serial')
+    fault_points.install(engine)
     try:
         engine.run()
     except Exception as exc:
