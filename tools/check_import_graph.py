@@ -35,6 +35,7 @@ KNOWN_CYCLE_EDGES = (
     ('provisioner.compute', 'provisioner.engine'),  # compute.api runs flows (runner)
     ('provisioner.api', 'provisioner.dashboard'),  # api.app mounts the dashboard
     ('provisioner.catalog', 'provisioner.compute'),  # 'in use' reads compute.states
+    ('provisioner.worker', 'provisioner.engine'),  # workers report via engine.rpcapi
 )
 
 
