@@ -29,16 +29,18 @@ def target():
 
 
 def _client(topic):
-    """One RPC client per topic and version cap, for the life of the process."""
-    cap = CONF.upgrade_levels.maintenance
+    """One RPC client per transport, topic and version cap (made once: a client
+    costs a round of setup; the transport changes only in tests)."""
+    cap, transport = CONF.upgrade_levels.maintenance, rpc.get_transport()
+    key = (id(transport), topic, cap)
     with _lock:
-        client = _clients.get((topic, cap))
+        client = _clients.get(key)
         if client is None:
             messaging = rpc.messaging()
             target = messaging.Target(topic=topic, namespace=NAMESPACE,
                                       version=VERSION)
-            client = _clients[(topic, cap)] = messaging.get_rpc_client(
-                rpc.get_transport(), target, version_cap=cap)
+            client = _clients[key] = messaging.get_rpc_client(transport, target,
+                                                              version_cap=cap)
         return client
 
 
