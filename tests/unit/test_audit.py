@@ -237,13 +237,18 @@ def test_the_reconciler_logs_orphans_and_reaps_only_when_told(conf, reap):
     assert drv.volume_exists(ghost) is not reap
 
 
-@pytest.mark.usefixtures('test_uri')
-def test_a_deleted_network_leaves_live_hosts_now_and_the_others_when_back(conf):
+def _hosts_up_and_away():
+    """Host 'up' reports; host 'away' last reported long ago (its worker is down)."""
     fixtures.add_host('up')
     fixtures.add_host('away')
     with db_api.transaction() as session:
         session.query(models.Host).filter_by(name='away').update(
             {'updated_at': datetime.datetime(2000, 1, 1)})
+
+
+@pytest.mark.usefixtures('test_uri')
+def test_a_deleted_network_leaves_live_hosts_now_and_the_others_when_back(conf):
+    _hosts_up_and_away()
     asked = []
 
     class Hosts:
@@ -274,11 +279,7 @@ def test_distributed_audit_asks_each_live_hosts_worker_and_names_the_down_ones(
     from provisioner.cmd import maintenance as maintenance_cli
     from provisioner import rpc
 
-    fixtures.add_host('up')
-    fixtures.add_host('away')
-    with db_api.transaction() as session:
-        session.query(models.Host).filter_by(name='away').update(
-            {'updated_at': datetime.datetime(2000, 1, 1)})
+    _hosts_up_and_away()
     asked = []
 
     class Workers:
