@@ -104,7 +104,7 @@ def show_network(req, network_id):
 
 @route('POST', '/v2.0/networks')
 def create_network(req):
-    body = views.attributes(req, 'network', _NETWORK_FIELDS, _ALWAYS)
+    body = views.attributes(req.json_body(), 'network', _NETWORK_FIELDS, _ALWAYS)
     net = service.create_network(req.context, body.get('name') or '',
                                  shared=body.get('shared', False),
                                  project_id=_project(req, body))
@@ -113,7 +113,8 @@ def create_network(req):
 
 @route('PUT', '/v2.0/networks/{network_id}')
 def update_network(req, network_id):
-    body = views.attributes(req, 'network', ('name', 'shared', 'description'), _ALWAYS)
+    body = views.attributes(req.json_body(), 'network', ('name', 'shared', 'description'),
+                            _ALWAYS)
     _project(req, body)
     net = service.update_network(req.context, network_id, body.get('name'),
                                  body.get('shared'))
@@ -148,7 +149,7 @@ def show_subnet(req, subnet):
 
 @route('POST', '/v2.0/subnets')
 def create_subnet(req):
-    body = views.attributes(req, 'subnet', _SUBNET_FIELDS, _ALWAYS)
+    body = views.attributes(req.json_body(), 'subnet', _SUBNET_FIELDS, _ALWAYS)
     _project(req, body)
     for required in ('network_id', 'cidr'):
         if not body.get(required):
@@ -163,7 +164,15 @@ def create_subnet(req):
 
 @route('PUT', '/v2.0/subnets/{subnet}')
 def update_subnet(req, subnet):
-    body = views.attributes(req, 'subnet', ('name', 'description'))
+    request_body = req.json_body()
+    fixed = sorted(set(request_body.get('subnet') or ()) & set(_SUBNET_FIELDS)
+                   - {'name', 'description'})
+    if fixed:
+        raise wsgi.HTTPError(400, 'Invalid input: %s cannot change once the subnet '
+                                  'exists (hosts already serve it); only its name '
+                                  'can. Delete the subnet and make it again.'
+                             % ', '.join(fixed))
+    body = views.attributes(request_body, 'subnet', ('name', 'description'))
     _project(req, body)
     return views.one(req, 'subnet', views.subnet_view(
         service.update_subnet(req.context, subnet, body.get('name'))))
@@ -203,7 +212,7 @@ def show_port(req, port_id):
 
 @route('POST', '/v2.0/ports')
 def create_port(req):
-    body = views.attributes(req, 'port', _PORT_FIELDS, _ALWAYS)
+    body = views.attributes(req.json_body(), 'port', _PORT_FIELDS, _ALWAYS)
     if _project(req, body) not in (None, req.context.project_id):
         raise wsgi.HTTPError(400, 'Invalid input: a port is made in the caller\'s '
                                   'project.')
@@ -216,7 +225,7 @@ def create_port(req):
 
 @route('PUT', '/v2.0/ports/{port_id}')
 def update_port(req, port_id):
-    body = views.attributes(req, 'port', ('name', 'description'))
+    body = views.attributes(req.json_body(), 'port', ('name', 'description'))
     _project(req, body)
     ports.update_port(req.context, port_id, body.get('name'))
     return _port(req, port_id)

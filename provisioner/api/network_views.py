@@ -48,10 +48,10 @@ def typed_errors(handler):
     return wrapper
 
 
-def attributes(req, resource, allowed, fixed=None):
+def attributes(request_body, resource, allowed, fixed=None):
     """The ``{resource: {...}}`` body's attributes; unknown ones are refused (400) as
     Neutron does, and ``fixed`` ones must have the one value this service supports."""
-    body = req.json_body().get(resource)
+    body = request_body.get(resource)
     if not isinstance(body, dict):
         raise wsgi.HTTPError(400, 'Resource body required: {"%s": {...}}.' % resource)
     unknown = sorted(set(body) - set(allowed) - set(fixed or ()))

@@ -86,6 +86,9 @@ def test_subnet_settings_and_limits(member_client):
     renamed = member_client.put(NET + 'subnets/' + sub['id'],
                                 {'subnet': {'name': 'renamed'}}).json['subnet']
     assert renamed['name'] == 'renamed'
+    refused = member_client.put(NET + 'subnets/' + sub['id'],
+                                {'subnet': {'enable_dhcp': True, 'name': 'x'}})
+    assert 'enable_dhcp cannot change' in _error(refused, 400, 'HTTPBadRequest')
     assert member_client.delete(NET + 'subnets/' + sub['id']).status_int == 204
     assert member_client.get(NET + 'subnets').json['subnets'] == []
 
@@ -203,6 +206,13 @@ def test_a_boot_with_a_fixed_ip_and_refusals(application, cloud):  # noqa: F811
                 token=cloud['token']).status_int == 204
     ports = call(application, 'GET', NET + 'ports', token=cloud['token']).json['ports']
     assert ports == []  # the boot's own port went with its server
+    me = call(application, 'GET', '/identity/v3/auth/tokens', token=cloud['token'],
+              headers={'X-Subject-Token': cloud['token']}).json['token']['project']['id']
+    call(application, 'PUT', NET + 'quotas/' + me, {'quota': {'port': 0}}, cloud['token'])
+    response = call(application, 'POST', '/compute/v2.1/servers', {'server': {
+        'name': 'vm-q', 'imageRef': cloud['image'], 'flavorRef': cloud['flavor'],
+        'networks': [{'uuid': cloud['network']}]}}, cloud['token'])
+    assert response.status_int == 409 and 'port' in response.text  # a boot's port too
 
 
 @pytest.mark.parametrize('body', [{'network': {}}, {'subnet': {'cidr': '10.1.0.0/24'}},
