@@ -144,25 +144,25 @@ def test_volume_attach_detach_and_an_engine_killed_during_an_attach(dapi):
     running an attach is killed (-9) right after the worker plugged the disk in,
     and a restarted engine finishes it. Nothing stays in the domain's XML."""
     from tests.functional.api import test_volumes as volumes
-    cloud, openstack = dapi.cloud, dapi.openstack
+    cloud, openstack, http = dapi.cloud, dapi.openstack, api.Http(dapi.url)
     server = openstack.json('server', 'create', '--flavor', 'tiny', '--image', 'guest',
-                            '--network', 'net1', '--wait', 'dapi-vol')['id']
+                            '--network', 'net1', 'dapi-vol')['id']
     volume = openstack.json('volume', 'create', '--size', '1', 'dapi-vol')['id']
     in_xml = lambda: any('volume-%s' % volume in disk  # noqa: E731
                          for disk in volumes._domain_disks(server))
     try:
-        openstack.wait_for_console(server)
+        volumes._wait('the guest to boot', lambda: 'ready' in volumes._markers(
+            http, server), timeout=base.CONSOLE_TIMEOUT)
         openstack.run('server', 'add', 'volume', server, volume)
-        volumes._wait_for_volume(openstack, volume, 'in-use')
-        [attachment] = openstack.json('volume', 'show', volume)['attachments']
-        device = attachment['device'].removeprefix('/dev/')
+        shown = volumes._wait_for_volume(http, volume, 'in-use')
+        device = shown['attachments'][0]['device'].removeprefix('/dev/')
         volumes._wait('the guest to see %s' % device,
-                      lambda: device in volumes._disks(dapi, server))
+                      lambda: device in volumes._disks(http, server))
         assert in_xml()
         openstack.run('server', 'remove', 'volume', server, volume)
-        volumes._wait_for_volume(openstack, volume, 'available')
+        volumes._wait_for_volume(http, volume, 'available')
         volumes._wait('the guest to let %s go' % device,
-                      lambda: device not in volumes._disks(dapi, server))
+                      lambda: device not in volumes._disks(http, server))
         assert not in_xml()
 
         cloud.retire(SECOND_ENGINE)
@@ -172,16 +172,16 @@ def test_volume_attach_detach_and_an_engine_killed_during_an_attach(dapi):
         openstack.run('server', 'add', 'volume', server, volume)
         assert cloud.wait_exit(CRASHING_ENGINE) == -9
         assert in_xml()  # plugged in by the worker, never recorded
-        assert volumes._volume_status(openstack, volume) == 'attaching'
+        assert volumes._volume(http, volume)['status'] == 'attaching'
         cloud.start('engine', distributed.MAIN_ENGINE)
         cloud.start('engine', SECOND_ENGINE)
-        volumes._wait_for_volume(openstack, volume, 'in-use')
+        volumes._wait_for_volume(http, volume, 'in-use')
         openstack.run('server', 'remove', 'volume', server, volume)
-        volumes._wait_for_volume(openstack, volume, 'available')
+        volumes._wait_for_volume(http, volume, 'available')
         assert not in_xml()
         openstack.run('volume', 'delete', volume)
-        volumes._wait('volume %s to go' % volume, lambda: volume not in [
-            v['ID'] for v in openstack.json('volume', 'list')])
+        volumes._wait('volume %s to go' % volume,
+                      lambda: volumes._volume(http, volume) is None)
     finally:
         if CRASHING_ENGINE in cloud.processes:
             cloud.retire(CRASHING_ENGINE)
