@@ -6,6 +6,9 @@ flow ended.
 """
 
 import collections
+import json
+import pathlib
+import subprocess
 
 from lxml import etree
 import pytest
@@ -13,6 +16,7 @@ from taskflow import states as tf_states
 
 from provisioner.api import app
 from provisioner.api import dispatcher
+from provisioner.catalog import images
 from provisioner.compute import actions
 from provisioner.compute import instances
 from provisioner.compute import quotas
@@ -253,3 +257,23 @@ def test_an_attach_interrupted_after_plugging_resumes(application, vcloud):
     assert virt.get_driver().volume_attached(server_id, volume['id']) == \
         shown['attachments'][0]['device']
     assert actions.unfinished() == []
+
+
+def test_a_volume_from_an_image_is_a_full_copy_made_at_its_first_attachment(
+        application, vcloud):
+    source = vcloud['tmp'] / 'disk.qcow2'
+    subprocess.run(['qemu-img', 'create', '-q', '-f', 'qcow2', str(source), '16M'],
+                   check=True)
+    image_id = images.create('bootable', file=str(source))['id']
+    volume = create(application, vcloud, size=1, imageRef=image_id)
+    assert (volume['bootable'], volume['volume_image_metadata']) == (
+        'true', {'image_id': image_id})
+    driver = virt.get_driver()
+    assert not driver.volume_exists(volume['id'])  # no host holds it yet
+    server_id = boot(vcloud)
+    assert attach(application, vcloud, server_id, volume['id']).status_int == 200
+    assert show(application, vcloud, volume['id'])['status'] == 'in-use'
+    copy = pathlib.Path(CONF.state_path) / 'volumes' / ('volume-%s.qcow2' % volume['id'])
+    info = json.loads(subprocess.run(['qemu-img', 'info', '--output=json', str(copy)],
+                                     capture_output=True, check=True).stdout)
+    assert 'backing-filename' not in info  # a full copy, not an overlay
