@@ -28,6 +28,7 @@ from provisioner.identity import service as identity
 from provisioner import virt
 from provisioner.virt.libvirt import guest as libvirt_guest
 from provisioner.virt import spec as virt_spec
+from provisioner.volume import volumes
 
 from tests.unit.api.test_servers import call
 from tests.unit import fixtures
@@ -277,3 +278,36 @@ def test_a_volume_from_an_image_is_a_full_copy_made_at_its_first_attachment(
     info = json.loads(subprocess.run(['qemu-img', 'info', '--output=json', str(copy)],
                                      capture_output=True, check=True).stdout)
     assert 'backing-filename' not in info  # a full copy, not an overlay
+
+
+def test_a_volume_on_another_host_is_not_attached_here(application, vcloud):
+    volume = create(application, vcloud, size=1)
+    volumes._set(volume['id'], host='elsewhere')  # made there at an earlier attach
+    server_id = boot(vcloud)
+    response = attach(application, vcloud, server_id, volume['id'])
+    assert response.status_int == 409 and 'share no storage' in response.text
+    assert show(application, vcloud, volume['id'])['status'] == 'available'
+
+
+def test_a_guest_that_holds_on_to_the_disk_keeps_it_attached(application, vcloud,
+                                                              conf, monkeypatch):
+    server_id = boot(vcloud)
+    volume = create(application, vcloud, size=1)
+    attach(application, vcloud, server_id, volume['id'])
+    conf.set_override('volume_detach_timeout', 1, 'compute')
+
+    def ignored_by_the_guest(guest, xml, live=True, persistent=True):
+        _plug(False)(guest, xml, live=False, persistent=persistent)
+    monkeypatch.setattr(libvirt_guest.Guest, 'detach_device', ignored_by_the_guest)
+    response = call(application, 'DELETE',
+                    attachments_path(server_id, volume['id']), token=vcloud['token'])
+    assert response.status_int == 202
+    shown = show(application, vcloud, volume['id'])
+    assert shown['status'] == 'in-use'  # the detach rolled back: still plugged in
+    device = shown['attachments'][0]['device']
+    assert virt.get_driver().volume_attached(server_id, volume['id']) == device
+    assert _DISKS['instance-%s' % server_id][False]  # back in its definition too
+    [detach, _attach] = call(application, 'GET', '/compute/v2.1/servers/%s/'
+                             'os-instance-actions' % server_id,
+                             token=vcloud['token']).json['instanceActions'][:2]
+    assert detach['action'] == 'detach_volume' and 'did not release' in detach['message']
