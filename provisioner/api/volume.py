@@ -252,15 +252,20 @@ def delete_volume(req, project_id, volume_id):
 
 @SERVICE.route('POST', '/v3/{project_id}/volumes/{volume_id}/action')
 def volume_action(req, project_id, volume_id):
-    """os-extend only (grow a detached volume)."""
+    """os-extend (grow a detached volume) and os-reset_status (admins: a volume a
+    failed flow left attaching, detaching or error_deleting)."""
     _check_url_project(req, project_id)
     body = req.json_body()
-    if list(body) != ['os-extend'] or not isinstance(body['os-extend'], dict):
-        raise wsgi.HTTPError(400, 'provisioner supports the volume action os-extend '
-                                  '{"new_size": N} only, not %s.'
-                             % ', '.join(sorted(body)))
-    volume_api.VolumeAPI(req.context).extend(volume_id,
-                                             body['os-extend'].get('new_size'))
+    if len(body) != 1 or not isinstance(next(iter(body.values())), dict) or \
+            next(iter(body)) not in ('os-extend', 'os-reset_status'):
+        raise wsgi.HTTPError(400, 'provisioner supports the volume actions os-extend '
+                                  '{"new_size": N} and os-reset_status {"status": S} '
+                                  'only, not %s.' % ', '.join(sorted(body)))
+    api = volume_api.VolumeAPI(req.context)
+    if 'os-extend' in body:
+        api.extend(volume_id, body['os-extend'].get('new_size'))
+    else:
+        api.reset_status(volume_id, body['os-reset_status'].get('status'))
     return wsgi.empty_response(202)
 
 

@@ -8,8 +8,9 @@ _VOLUMES = '/volume/v3/{project_id}/volumes'
 _ATTACHMENTS = '/compute/v2.1/servers/{server_id}/os-volume_attachments'
 
 _rules = [
-    policy.DocumentedRuleDefault(name, base.PROJECT_MEMBER, description,
-                                 [{'path': path, 'method': method}])
+    policy.DocumentedRuleDefault(
+        name, base.ADMIN if name == 'volume:reset_status' else base.PROJECT_MEMBER,
+        description, [{'path': path, 'method': method}])
     for name, description, method, path in (
         ('volume:create', 'Create a volume in one\'s project.', 'POST', _VOLUMES),
         ('volume:update', 'Rename a volume or change its description.', 'PUT',
@@ -18,6 +19,8 @@ _rules = [
          _VOLUMES + '/{volume_id}/action'),
         ('volume:delete', 'Delete a volume that is not attached.', 'DELETE',
          _VOLUMES + '/{volume_id}'),
+        ('volume:reset_status', 'Reset a volume\'s status (os-reset_status).', 'POST',
+         _VOLUMES + '/{volume_id}/action'),
         ('volume:attach', 'Attach a volume to a server.', 'POST', _ATTACHMENTS),
         ('volume:detach', 'Detach a volume from a server.', 'DELETE',
          _ATTACHMENTS + '/{volume_id}'),

@@ -173,6 +173,20 @@ class VolumeAPI:
                 raise InvalidVolume(reason='volume %s changed while extending it; '
                                            'try again' % volume_id)
 
+    def reset_status(self, volume_id, status):
+        """Set the status as an operator found it (Cinder's os-reset_status): for a
+        volume a flow that could not finish nor roll back left half-way. Available
+        and error also forget the attachment (the server it was plugged into)."""
+        if status not in (AVAILABLE, IN_USE, ERROR):
+            raise exception.Invalid(reason='a volume\'s status can be reset to '
+                                           'available, in-use or error, not %r'
+                                           % (status,))
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:reset_status')
+            row.status, row.action_id, row.updated_at = status, None, models.utcnow()
+            if status != IN_USE and row.index is None:
+                row.instance_id = row.device = row.attached_at = None
+
     def request_delete(self, volume_id):
         """Delete a volume of no host at once; mark one with bytes on a host
         ``deleting`` for the delete flow. True when that flow must run."""

@@ -311,3 +311,27 @@ def test_a_guest_that_holds_on_to_the_disk_keeps_it_attached(application, vcloud
                              'os-instance-actions' % server_id,
                              token=vcloud['token']).json['instanceActions'][:2]
     assert detach['action'] == 'detach_volume' and 'did not release' in detach['message']
+
+
+def test_admins_reset_a_volume_a_failed_flow_left_half_way(application, vcloud,
+                                                           make_token):
+    volume = create(application, vcloud, size=1)
+    volumes.mark(volume['id'], 'attaching')  # as a flow that could not end leaves it
+    action = vpath(vcloud, '/%s/action' % volume['id'])
+    bad = call(application, 'POST', action, {'os-reset_status': {'status': 'gone'}},
+               vcloud['token'])
+    assert bad.status_int == 400
+    assert call(application, 'POST', action,
+                {'os-reset_status': {'status': 'available'}},
+                vcloud['token']).status_int == 202
+    assert show(application, vcloud, volume['id'])['status'] == 'available'
+
+    member = make_token('vol-member', 'member', 'demo')
+    project = call(application, 'GET', '/identity/v3/auth/tokens', token=member,
+                   headers={'X-Subject-Token': member}).json['token']['project']['id']
+    own = call(application, 'POST', '/volume/v3/%s/volumes' % project,
+               {'volume': {'size': 1}}, member).json['volume']
+    refused = call(application, 'POST', '/volume/v3/%s/volumes/%s/action'
+                   % (project, own['id']), {'os-reset_status': {'status': 'error'}},
+                   member)
+    assert refused.status_int == 403
