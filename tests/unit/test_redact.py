@@ -40,6 +40,7 @@ def test_options_that_hold_secrets_are_marked_secret():
         for opt in options:
             if any(word in opt.name for word in ('password', 'connection', 'url',
                                                  'secret')) \
-                    and opt.name not in ('connection_uri', 'public_url'):
-                # (libvirt URIs and the API's public base URL carry no credentials)
+                    and opt.name not in ('connection_uri', 'public_url', 'auth_url'):
+                # (libvirt URIs, the API's public base URL and the identity URL
+                # hosts log in at carry no credentials)
                 assert opt.secret, '[%s] %s' % (group, opt.name)

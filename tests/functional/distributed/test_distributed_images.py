@@ -64,3 +64,27 @@ def test_an_uploaded_disk_boots_on_each_host_downloaded_over_http(dapi, guest_di
             openstack.run('server', 'delete', '--wait', server['id'], check=False)
         openstack.run('server', 'group', 'delete', group['id'], check=False)
         openstack.run('image', 'delete', image['id'], check=False)
+
+
+def test_a_corrupted_store_file_fails_the_boot_naming_the_image_and_hashes(dapi,
+                                                                           tmp_path):
+    cloud, openstack = dapi.cloud, dapi.openstack
+    data = tmp_path / 'small.raw'
+    data.write_bytes(b'\0' * 512 * 1024)
+    image = openstack.json('image', 'create', '--file', data, '--disk-format', 'raw',
+                           '--container-format', 'bare', 'dapi-corrupted')
+    stored = cloud.state_path / 'image-store' / image['id']
+    with open(stored, 'r+b') as f:  # the disk under the store rots
+        f.write(b'rot')
+    server = openstack.json('server', 'create', '--flavor', 'tiny', '--image',
+                            image['id'], '--network', 'net1', 'dapi-corrupted')
+    try:
+        shown = openstack.wait_for_status(server['id'], 'ERROR')
+        message = shown['fault']['message']
+        assert image['id'] in message and 'checksum mismatch' in message, shown
+        [(sha256,)] = cloud.query('SELECT disk_sha256 FROM images WHERE id = ?',
+                                  (image['id'],))
+        assert sha256 in message
+    finally:
+        openstack.run('server', 'delete', '--wait', server['id'], check=False)
+        openstack.run('image', 'delete', image['id'], check=False)
