@@ -102,7 +102,7 @@ def identity_base(auth_url):
     return base if re.search(r'/v3$', base) else base + '/v3'
 
 
-def _expiry(token_body):
+def token_expiry(token_body):
     text = token_body.get('expires_at') or ''
     for fmt in ('%Y-%m-%dT%H:%M:%S.%fZ', '%Y-%m-%dT%H:%M:%SZ'):
         try:
@@ -113,7 +113,7 @@ def _expiry(token_body):
     return time.time() + 300  # unknown: trust it for a short while
 
 
-def _connection(url):
+def connection(url):
     parts = urllib.parse.urlsplit(url)
     if parts.scheme == 'https':
         import ssl
@@ -143,7 +143,7 @@ def send(method, url, body=None, headers=None):
         payload = json.dumps(body).encode('utf-8')
         all_headers['Content-Type'] = 'application/json'
     all_headers.update(headers or {})
-    conn = _connection(url)
+    conn = connection(url)
     try:
         conn.request(method, target, body=payload, headers=all_headers)
         response = conn.getresponse()
@@ -167,7 +167,7 @@ def _load_cached(path, password):
 
 
 def _save_cached(path, password, token, body):
-    token_files.save(path, password, token, _expiry(body), body=body)
+    token_files.save(path, password, token, token_expiry(body), body=body)
 
 
 _forget_cached = token_files.forget
@@ -281,8 +281,8 @@ class Session:
             except (OSError, http.client.HTTPException) as exc:
                 if method != 'GET' or time.monotonic() + delay > deadline:
                     raise APIUnavailable(url=_without_query(url),
-                                         reason=_reason(exc)) from None
-                LOG.debug('%s %s: %s; trying again', method, url, _reason(exc))
+                                         reason=failure_reason(exc)) from None
+                LOG.debug('%s %s: %s; trying again', method, url, failure_reason(exc))
                 time.sleep(delay)
                 delay = min(delay * 2, 1.0)
         LOG.debug('%s %s: %d', method, url, status)
@@ -360,7 +360,7 @@ def _without_query(url):
     return url.split('?', 1)[0]
 
 
-def _reason(exc):
+def failure_reason(exc):
     if isinstance(exc, ConnectionRefusedError):
         return 'connection refused'
     if isinstance(exc, TimeoutError):

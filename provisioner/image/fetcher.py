@@ -87,7 +87,7 @@ class ImageServiceClient:
             status, reason, headers, body = rest.send('POST', url, request)
         except (OSError, http.client.HTTPException) as exc:
             raise ImageUnavailable(part='data', image='(any)', url=self.auth_url,
-                                   reason='identity: %s' % rest._reason(exc)) from None
+                                   reason='identity: %s' % rest.failure_reason(exc)) from None
         if status != 201:
             raise ImageUnavailable(
                 part='data', image='(any)', url=self.auth_url,
@@ -102,7 +102,7 @@ class ImageServiceClient:
             raise ImageUnavailable(part='data', image='(any)', url=self.auth_url,
                                    reason='the token\'s catalog has no image endpoint')
         self._token, self._endpoint = token, endpoint.rstrip('/')
-        self._expires = rest._expiry(body)
+        self._expires = rest.token_expiry(body)
 
     def _credentials(self, renew=False):
         with self._lock:
@@ -120,7 +120,7 @@ class ImageServiceClient:
             url = '%s/v2/images/%s/file?%s' % (
                 endpoint, urllib.parse.quote(image_id, safe=''),
                 urllib.parse.urlencode({'part': part}))
-            conn = rest._connection(url)
+            conn = rest.connection(url)
             conn.timeout = self._timeout
             try:
                 target = urllib.parse.urlsplit(url)
@@ -131,7 +131,7 @@ class ImageServiceClient:
             except (OSError, http.client.HTTPException) as exc:
                 conn.close()
                 raise ImageUnavailable(part=part, image=image_id, url=endpoint,
-                                       reason=rest._reason(exc)) from None
+                                       reason=rest.failure_reason(exc)) from None
             if response.status == 401 and attempt == 1:
                 conn.close()  # revoked, or keys rotated: log in again once
                 token, endpoint = self._credentials(renew=True)
@@ -166,7 +166,7 @@ class _Checked:
             image_id, part, endpoint = self._what
             raise ImageUnavailable(part=part, image=image_id, url=endpoint,
                                    reason='the download broke off: %s'
-                                          % (rest._reason(exc))) from None
+                                          % (rest.failure_reason(exc))) from None
 
 
 def _image_endpoint(catalog):
