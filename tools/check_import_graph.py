@@ -32,7 +32,6 @@ ALLOWED = {
 # Edges of the cycles that remain, each to be removed (issue 13 item 7): ignored when
 # looking for cycles so that no NEW cycle can form, and listed at every run.
 KNOWN_CYCLE_EDGES = (
-    ('provisioner.compute', 'provisioner.engine'),  # compute.api runs flows (runner)
     ('provisioner.api', 'provisioner.dashboard'),  # api.app mounts the dashboard
     ('provisioner.catalog', 'provisioner.compute'),  # 'in use' reads compute.states
     ('provisioner.worker', 'provisioner.engine'),  # workers report via engine.rpcapi

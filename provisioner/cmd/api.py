@@ -32,8 +32,11 @@ def _logging():
 
 
 def _dispatcher():
+    from provisioner.compute import api as compute_api
     from provisioner.engine import dispatch
+    from provisioner.engine import runner
     from provisioner import rpc
+    compute_api.use_flow_runner(runner)  # the servers' flows are persisted here
     if rpc.is_distributed():
         from provisioner.engine import jobs
         daemon.wait_for('The database', daemon.check_database)

@@ -84,7 +84,14 @@ def _compute(args):
                                         args.os_project_name)
         redact.register(token)
         return client.RemoteComputeAPI(token)
+    return _local_compute(args)
+
+
+def _local_compute(args):
+    """The in-process compute API (all-in-one): its flows run in this process."""
     from provisioner.compute import api as compute_api
+    from provisioner.engine import runner
+    compute_api.use_flow_runner(runner)
     return compute_api.ComputeAPI(_context(args))
 
 
@@ -286,8 +293,7 @@ def boot(args):
 
 def run_boot_detached(args):
     """Hidden: the background half of boot --no-wait."""
-    from provisioner.compute import api as compute_api
-    api = compute_api.ComputeAPI(_context(args))
+    api = _local_compute(args)
     info = api.run_boot(args.instance, progress=output.StepPrinter())
     return _report_boot(info, 'table')
 

@@ -15,16 +15,19 @@ LOG = logging.getLogger('provisioner.engine')
 
 def main(argv=None):
     daemon.setup(sys.argv[1:] if argv is None else argv, 'provisioner-engine')
+    from provisioner.compute import api as compute_api
     from provisioner.conf import CONF
     from provisioner.db import api as db_api
     from provisioner.engine import api_service
     from provisioner.engine import conductor
     from provisioner.engine import jobs
     from provisioner.engine import reports
+    from provisioner.engine import runner
     from provisioner import faults
     from provisioner.maintenance import audit as maintenance_audit
     from provisioner import rpc
 
+    compute_api.use_flow_runner(runner)  # the API endpoint's boots are persisted here
     # Nothing of a stalled engine (its row locks) may outlive its claims.
     db_api.limit_idle_transactions(CONF.engine.claim_ttl)
     daemon.wait_for('The database', daemon.check_database)

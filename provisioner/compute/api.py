@@ -25,7 +25,6 @@ from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
-from provisioner.engine import runner
 from provisioner import exception
 from provisioner import leftovers
 from provisioner import naming
@@ -38,6 +37,24 @@ from provisioner import virt
 from taskflow import states as tf_states
 
 _PAST = {'resume': 'resumed', 'rollback': 'rolled back'}
+
+
+# The engine's flow runner (provisioner.engine.runner): the compute layer sits below
+# the engine, so each service hands the runner in at start-up.
+_flow_runner = None
+
+
+def use_flow_runner(runner):
+    """Let ComputeAPI persist and run flows with ``runner`` (a service's start-up)."""
+    global _flow_runner
+    _flow_runner = runner
+
+
+def _flows():
+    if _flow_runner is None:
+        raise RuntimeError('No flow runner: a service using ComputeAPI calls '
+                           'provisioner.compute.api.use_flow_runner() at start-up')
+    return _flow_runner
 
 
 class ComputeAPI:
@@ -306,7 +323,7 @@ class ComputeAPI:
                     instance.request_spec, boot_volume=self._record_boot_volume(
                         session, instance_id, image_row, boot_volume))
             actions.record(session, self.context, instance_id, actions.CREATE, flow_uuid)
-        runner.prepare_boot(instance_id, flow_uuid)
+        _flows().prepare_boot(instance_id, flow_uuid)
         return instance_id
 
     def _record_boot_volume(self, session, instance_id, image_row, boot_volume):
@@ -336,7 +353,7 @@ class ComputeAPI:
         with db_api.transaction() as session:
             # Also the entry of `boot --no-wait`'s background half: check the caller.
             flow_uuid = self._find(session, instance_id, 'instance:boot').flow_uuid
-        runner.run_boot(instance_id, flow_uuid, progress=progress, rollback=rollback)
+        _flows().run_boot(instance_id, flow_uuid, progress=progress, rollback=rollback)
         return self._describe(instance_id)
 
     def start_in_background(self, instance_id, log_path):
@@ -358,7 +375,7 @@ class ComputeAPI:
         with db_api.transaction() as session:
             row = self._find(session, name_or_id, 'instance:' + action)
             instance_id, vm_state, flow_uuid = row.id, row.vm_state, row.flow_uuid
-        flow_state = runner.boot_flow_state(flow_uuid) if flow_uuid else None
+        flow_state = _flows().boot_flow_state(flow_uuid) if flow_uuid else None
         if vm_state != states.BUILDING or flow_state in (tf_states.SUCCESS,
                                                         tf_states.REVERTED):
             raise exception.Conflict(
@@ -401,7 +418,7 @@ class ComputeAPI:
 
     def delete(self, name_or_id, progress=None, on_wait=None):
         instance_id = self.request_delete(name_or_id)
-        runner.run_delete(instance_id, progress, on_wait)
+        _flows().run_delete(instance_id, progress, on_wait)
         return self._describe(instance_id)
 
     # -- power actions ---------------------------------------------------------------
@@ -432,5 +449,5 @@ class ComputeAPI:
             flow_uuid = str(uuid.uuid4())
             action_id = actions.record(session, self.context, instance_id, action,
                                        flow_uuid)
-        runner.prepare_action(instance_id, action_id, action, flow_uuid, hard=hard)
+        _flows().prepare_action(instance_id, action_id, action, flow_uuid, hard=hard)
         return instance_id, action_id

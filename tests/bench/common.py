@@ -11,6 +11,7 @@ import tempfile
 from provisioner.compute import api as compute_api
 from provisioner.conf import CONF
 from provisioner.db import migration
+from provisioner.engine import runner
 from provisioner.identity import service as identity
 from tests import process
 
@@ -42,6 +43,7 @@ def deployment(connection_uri, root=None):
     identity.bootstrap('admin', 'bench', 'admin')
     context = identity.validate(identity.authenticate('admin', 'bench', 'admin'))
     try:
+        compute_api.use_flow_runner(runner)
         yield root, compute_api.ComputeAPI(context)
     finally:
         process.reset_state()

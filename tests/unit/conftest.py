@@ -7,11 +7,16 @@ import sqlite3
 from hypothesis import settings
 import pytest
 
+from provisioner.compute import api as compute_api
 from provisioner.conf import CONF
 from provisioner.db import migration
+from provisioner.engine import runner
 from provisioner.identity import service as identity
 from tests import process
 
+
+# What each service does at start-up: ComputeAPI runs its flows in this process.
+compute_api.use_flow_runner(runner)
 
 # tox runs the property tests derandomized (HYPOTHESIS_PROFILE=ci), so CI is
 # repeatable; run them without it locally to explore new examples.
