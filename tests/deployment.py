@@ -156,8 +156,10 @@ class Deployment:
         an earlier release ran it).
         """
         conf = self.root / ('%s.conf' % host)
-        if kind == 'worker':
-            extra_conf = self.worker_conf + extra_conf
+        if kind == 'worker' and self.worker_conf:
+            # And an image cache of its own, as on a host of its own.
+            extra_conf = '%s[image]\ncache_directory = %s\n%s' % (
+                self.worker_conf, self.root / ('%s-image-cache' % host), extra_conf)
         conf.write_text('[DEFAULT]\nhost = %s\n%s' % (host, extra_conf))
         with open(self.log_path(host), 'ab') as log:
             since = log.tell()  # a restarted daemon appends: only its own lines count

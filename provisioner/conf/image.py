@@ -28,6 +28,13 @@ image_opts = [
                     'each host\'s image cache). Every provisioner-api of a '
                     'deployment must see the same directory. Related options: '
                     'max_image_size.'),
+    cfg.StrOpt('cache_directory',
+               sample_default='$state_path/images',
+               help='Directory of this host\'s image cache: each image file a boot '
+                    'needs, fetched once and named by its sha256 (Nova\'s '
+                    '_base). Unset means $state_path/images. Must be readable by '
+                    'the hypervisor\'s group (QEMU reads the files as backing '
+                    'files). Related options: [image_service] auth_url.'),
     cfg.IntOpt('max_image_size',
                default=10 * GIB,
                min=1,

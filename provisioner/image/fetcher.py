@@ -18,6 +18,7 @@ import dataclasses
 import http.client
 import json
 import logging
+import os
 import threading
 import time
 import urllib.parse
@@ -48,6 +49,11 @@ class ImageFile:
     part: str        # disk, kernel or ramdisk
     sha256: str
     path: str | None = None  # where the image row says it is (all-in-one reads it)
+
+
+def cache_directory():
+    """This host's image cache ([image] cache_directory, else $state_path/images)."""
+    return CONF.image.cache_directory or os.path.join(CONF.state_path, 'images')
 
 
 def fetch(cache, image_file):

@@ -235,7 +235,7 @@ class LibvirtDriver:
         """The host's cached, verified copy of one file (``part``) of an image:
         downloaded from the image API, or read at ``source_path`` all-in-one."""
         _makedirs(_conf().state_path)
-        cache = image_cache.ImageCache(os.path.join(_conf().state_path, 'images'))
+        cache = image_cache.ImageCache(fetcher.cache_directory())
         return fetcher.fetch(cache, fetcher.ImageFile(image_id, part, sha256,
                                                       source_path))
 

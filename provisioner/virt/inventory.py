@@ -19,6 +19,7 @@ import uuid
 import libvirt
 from lxml import etree
 
+from provisioner.image import fetcher
 from provisioner.virt import deployment
 from provisioner.virt.libvirt import host as libvirt_host
 from provisioner.virt.libvirt import network as libvirt_network
@@ -190,8 +191,9 @@ def teardown(driver):
         if storage.lookup_pool(driver.connection(), name) is not None:
             storage.delete_pool(driver.connection(), name)
             removed.append('pool %s' % name)
-    for directory in HOST_DIRECTORIES:
-        path = os.path.join(deployment.state_path(), directory)
+    # The image cache may live elsewhere ([image] cache_directory).
+    for path in [os.path.join(deployment.state_path(), directory)
+                 for directory in HOST_DIRECTORIES] + [fetcher.cache_directory()]:
         if os.path.isdir(path):
             shutil.rmtree(path, ignore_errors=True)
             removed.append('directory %s' % path)

@@ -2,7 +2,7 @@
 
 The distributed deployment's workers (tests/deployment.py ``serve_images``) share
 no files with the API: each downloads an image over HTTP from the image API as the
-service user, into its own host's cache, verified by its sha256.
+service user, into its own image cache, verified by its sha256.
 """
 
 import shutil
