@@ -3,7 +3,6 @@
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from provisioner.compute import states
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
@@ -58,11 +57,15 @@ def delete(model, name_or_id, kind, in_use=None):
 
 
 def instances_using(column):
-    """An in_use check for delete(): names of live instances whose column is the row."""
+    """An in_use check for delete(): names of live instances whose column is the row.
+
+    Live as Nova's database layer counts them: not soft-deleted (``deleted_at`` is
+    set with vm_state deleted, by the delete flow's last step).
+    """
 
     def in_use(session, row):
         return ', '.join(session.execute(sa.select(models.Instance.name).where(
-            column == row.id, models.Instance.vm_state != states.DELETED)).scalars())
+            column == row.id, models.Instance.deleted_at.is_(None))).scalars())
 
     return in_use
 

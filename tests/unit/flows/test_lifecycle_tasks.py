@@ -1,10 +1,14 @@
 """The lifecycle steps alone: execute and revert called directly, on test:///."""
 
+import pytest
 from taskflow.types import failure as tf_failure
 
+from provisioner.catalog import common
+from provisioner.catalog import flavors
 from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner.db import api as db_api
+from provisioner.db import models
 from provisioner import exception
 from tests.unit.flows.conftest import boot_request
 
@@ -50,3 +54,14 @@ def test_mark_active_then_mark_deleted(api):
         assert (row.vm_state, row.power_state, row.task_state) == (
             states.DELETED, states.NOSTATE, None)
         assert row.deleted_at is not None
+
+
+def test_an_instance_holds_its_flavor_in_use_until_mark_deleted(api):
+    instance_id = boot_request(api)
+    in_use = common.instances_using(models.Instance.flavor_id)
+    with pytest.raises(exception.Conflict, match='in use by vm1'):
+        flavors.delete('tiny')
+    lifecycle_tasks.MarkDeleted(c.MARK_DELETED).execute(instance_id)
+    with db_api.transaction() as session:
+        assert in_use(session, common.find(session, models.Flavor, 'tiny',
+                                           'Flavor')) == ''
