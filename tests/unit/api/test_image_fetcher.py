@@ -6,7 +6,9 @@ cheroot thread; the fetcher downloads through it as a host's worker does.
 
 import hashlib
 import os
+import socket
 import threading
+import time
 
 import pytest
 
@@ -22,6 +24,7 @@ from provisioner import exception
 from provisioner.identity import service as identity_service
 from provisioner.image import cache as image_cache
 from provisioner.image import fetcher
+from provisioner.image import store
 from tests.unit.api.conftest import Client
 
 SERVICE_PASSWORD = 'service-secret-123'
@@ -159,3 +162,31 @@ def test_an_image_whose_file_a_live_instance_uses_is_not_deleted(as_host, make_t
     assert response.status_int == 409 and 'in use by busy' in response.json['message']
     assert os.path.exists(image_row['store_path'])
     assert images.show(image_row['id'])['status'] == 'active'
+
+
+def _wait_while(image_id, status):
+    deadline = time.monotonic() + 10
+    while images.show(image_id)['status'] == status:
+        assert time.monotonic() < deadline, 'the image stayed %s' % status
+        time.sleep(0.02)
+
+
+def test_an_upload_whose_client_dies_half_way_stays_queued(api_url, make_token):
+    """Over a real socket (cheroot, as provisioner-api serves): the client sends
+    half the bytes it announced and closes the connection."""
+    client = Client(api_app.Application({'/image': image.SERVICE}),
+                    make_token('demo-member', 'member', 'demo'))
+    created = client.post('/image/v2/images', {
+        'name': 'cut', 'disk_format': 'raw', 'container_format': 'bare'}).json
+    port = int(api_url.rsplit(':', 1)[1])
+    with socket.create_connection(('127.0.0.1', port)) as sock:
+        sock.sendall(('PUT /image/v2/images/%s/file HTTP/1.1\r\nHost: x\r\n'
+                      'X-Auth-Token: %s\r\nContent-Type: application/octet-stream\r\n'
+                      'Content-Length: %d\r\n\r\n'
+                      % (created['id'], client.token, 4 * 1024 * 1024)).encode())
+        sock.sendall(os.urandom(1024 * 1024))
+        _wait_while(created['id'], 'queued')  # the server is reading the body
+    _wait_while(created['id'], 'saving')  # ... until it saw the client go
+    assert images.show(created['id'])['status'] == 'queued'
+    assert images.show(created['id'])['store_path'] is None
+    assert not os.listdir(store.directory())  # no file, no half-written temporary
