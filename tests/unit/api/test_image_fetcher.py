@@ -190,3 +190,27 @@ def test_an_upload_whose_client_dies_half_way_stays_queued(api_url, make_token):
     assert images.show(created['id'])['status'] == 'queued'
     assert images.show(created['id'])['store_path'] is None
     assert not os.listdir(store.directory())  # no file, no half-written temporary
+
+
+def test_an_uploaded_kernel_and_its_linked_ramdisk_are_fetched_by_part(as_host,
+                                                                       make_token):
+    """aki and ari images linked by ramdisk_id: a host fetches both through the
+    kernel image's id, as its boot reads them."""
+    client = Client(api_app.Application({'/image': image.SERVICE}),
+                    make_token('demo-member', 'member', 'demo'))
+
+    def uploaded(name, disk_format, data, **properties):
+        created = client.post('/image/v2/images', dict(
+            name=name, disk_format=disk_format, container_format='bare',
+            **properties)).json
+        assert client.put('/image/v2/images/%s/file' % created['id'], raw=data,
+                          headers=OCTET).status_int == 204
+        return created['id']
+
+    ramdisk_id = uploaded('initrd', 'ari', b'ramdisk bytes')
+    kernel = images.show(uploaded('vmlinuz', 'aki', b'kernel bytes',
+                                  ramdisk_id=ramdisk_id))
+    for part, data in (('kernel', b'kernel bytes'), ('ramdisk', b'ramdisk bytes')):
+        cached = fetcher.fetch(as_host, fetcher.ImageFile(
+            kernel['id'], part, kernel['%s_sha256' % part]))
+        assert open(cached, 'rb').read() == data
