@@ -111,19 +111,19 @@ def authenticate(req):
     return context.__class__(**dict(context.__dict__, request_id=req.request_id))
 
 
-def build_app():
-    """The application with every service mounted (imported here: CLI start-up)."""
+def build_app(extra=None):
+    """The application with every REST service mounted, and ``extra`` mounts
+    ({prefix: service}): provisioner-api adds the dashboard, which is built on this
+    package and so is handed in. Services are imported here: CLI start-up."""
     from provisioner.api.compute import service as compute
     from provisioner.api import identity as identity_api
     from provisioner.api import image
     from provisioner.api import network
     from provisioner.api import volume
-    from provisioner.dashboard import service as dashboard
-    return Application({
-        '/dashboard': dashboard.SERVICE,
+    return Application(dict(extra or {}, **{
         '/identity': identity_api.SERVICE,
         '/compute': compute.SERVICE,
         '/image': image.SERVICE,
         '/network': network.SERVICE,
         '/volume': volume.SERVICE,
-    })
+    }))

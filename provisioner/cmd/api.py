@@ -60,12 +60,14 @@ def main(argv=None):
     from provisioner.api import app
     from provisioner.api import dispatcher as api_dispatcher
     from provisioner.conf import CONF
+    from provisioner.dashboard import service as dashboard
     from provisioner import rpc
 
     dispatcher = _dispatcher()
     api_dispatcher.set(dispatcher)
     server = cheroot_wsgi.Server((CONF.api.bind_host, CONF.api.bind_port),
-                                 app.build_app(), numthreads=CONF.api.threads,
+                                 app.build_app({'/dashboard': dashboard.SERVICE}),
+                                 numthreads=CONF.api.threads,
                                  server_name='provisioner-api')
     server.prepare()  # binds now: a taken port is an error before "ready"
     mode = 'distributed' if rpc.is_distributed() else 'all-in-one'

@@ -10,6 +10,7 @@ import pytest
 import webob
 
 from provisioner.api import app as api_app
+from provisioner.dashboard import service as dashboard
 from provisioner import exception
 from provisioner.identity import admin
 from provisioner.identity import service as identity
@@ -62,7 +63,7 @@ class Client:
 @pytest.fixture
 def app():
     """The whole provisioner-api application (every service mounted)."""
-    return api_app.build_app()
+    return api_app.build_app({'/dashboard': dashboard.SERVICE})
 
 
 @pytest.fixture
