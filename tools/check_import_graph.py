@@ -32,7 +32,6 @@ ALLOWED = {
 # Edges of the cycles that remain, each to be removed (issue 13 item 7): ignored when
 # looking for cycles so that no NEW cycle can form, and listed at every run.
 KNOWN_CYCLE_EDGES = (
-    ('provisioner.worker', 'provisioner.engine'),  # workers report via engine.rpcapi
 )
 
 

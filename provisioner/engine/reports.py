@@ -1,7 +1,7 @@
 """The engines' endpoint for workers: host reports, and the replay of deferred steps.
 
 A worker has no database: it casts its capacity and liveness here
-(``provisioner.engine.rpcapi``). The engine that takes the report records it and
+(``provisioner.worker.engine_rpcapi``). The engine that takes the report records it and
 sends the host the undos and cleanups deferred while it was unreachable, oldest
 first, then records what they changed (``record``/``record_undo``).
 """
@@ -16,8 +16,8 @@ from provisioner.catalog import hosts
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import remote
-from provisioner.engine import rpcapi
 from provisioner import rpc
+from provisioner.worker import engine_rpcapi as rpcapi
 
 from flows.host import base as host_base
 from flows.tasks import base

@@ -2,7 +2,7 @@
 
 One worker per hypervisor host (``[DEFAULT] host`` names it). It has no database: it
 casts its capacity and liveness to the engines every ``[worker] report_interval``
-(``provisioner.engine.rpcapi``), and the engine that takes a report records it and
+(``provisioner.worker.engine_rpcapi``), and the engine that takes a report records it and
 replays the reverts and cleanups deferred while this worker was away.
 """
 
@@ -10,12 +10,12 @@ import logging
 import threading
 
 from provisioner.conf import CONF
-from provisioner.engine import rpcapi as engine_rpcapi
 from provisioner.maintenance import host as maintenance
 from provisioner.maintenance import reconciler
 from provisioner import rpc
 from provisioner import virt
 from provisioner.worker import endpoint
+from provisioner.worker import engine_rpcapi
 
 LOG = logging.getLogger(__name__)
 

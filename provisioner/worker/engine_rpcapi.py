@@ -7,7 +7,8 @@ newest; ``[upgrade_levels] engine`` caps what workers send during an upgrade):
   to any engine (issue 13; until then the worker wrote the hosts row itself). The
   engine records it and replays the steps deferred to that host.
 
-Imports nothing of the database: the worker uses it.
+Imports nothing of the database. It lives with the worker, its only caller: the
+engine (above the worker) imports the worker's modules, never the other way round.
 """
 
 from provisioner.conf import CONF
