@@ -73,4 +73,5 @@ def _record(row):
             'fault': row.fault, 'created_at': row.created_at,
             'updated_at': row.updated_at, 'launched_at': row.launched_at,
             'has_user_data': row.user_data is not None,
+            'boot_from_volume': bool(spec.get('boot_volume')),
             'addresses': [], 'volumes': []}

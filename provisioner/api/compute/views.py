@@ -41,6 +41,14 @@ def _fault(server):
             'message': server['fault'] or 'Unknown error'}
 
 
+def _image(req, server):
+    # Nova shows a server booted from a volume with image "" (its root is the volume).
+    if server.get('boot_from_volume'):
+        return ''
+    return {'id': server['image_id'],
+            'links': common.links(req, 'v2.1', 'images', server['image_id'])[1:]}
+
+
 def detail(req, server, user_data=None):
     """The server as GET /servers/{id} shows it at req.api_version."""
     version = req.api_version
@@ -53,8 +61,7 @@ def detail(req, server, user_data=None):
         'user_id': server['user_id'],
         'metadata': server['metadata'],
         'hostId': host_id(server['project_id'], server['host']),
-        'image': {'id': server['image_id'],
-                  'links': common.links(req, 'v2.1', 'images', server['image_id'])[1:]},
+        'image': _image(req, server),
         'flavor': {'id': server['flavor_id'],
                    'links': common.links(req, 'v2.1', 'flavors',
                                          server['flavor_id'])[1:]},

@@ -51,6 +51,7 @@ def test_boot_from_volume(application, cloud, disk_image,  # noqa: F811
     server = call(application, 'GET', '/compute/v2.1/servers/' + server_id,
                   token=cloud['token']).json['server']
     assert server['status'] == 'ACTIVE', server
+    assert server['image'] == ''  # as Nova shows a server whose root is a volume
     volume_id = naming.boot_volume_id(server_id)
     assert {'id': volume_id} in server['os-extended-volumes:volumes_attached']
     [volume] = _volumes(application, cloud)
