@@ -42,6 +42,29 @@ def resource_prefix(connect):
         return _derived[key]
 
 
+def pool_name(connect, kind, directory):
+    """The name of this host's pool of ``kind`` ('instances' or 'volumes') whose
+    files live in ``directory`` (under state_path).
+
+    '<prefix>-<kind>' unless a pool of that name serves another directory: the
+    hosts of one deployment share its prefix, so a second host on the same libvirtd
+    (or a host given a new state_path) takes '<prefix>-<8 hex of state_path>-<kind>'.
+    A pool found under either name keeps it, so names never change under a host.
+    """
+    prefix = resource_prefix(connect)
+    conn = connect()
+    digest = hashlib.sha256(os.path.realpath(state_path()).encode()).hexdigest()
+    own = '%s-%s-%s' % (prefix, digest[:8], kind)
+    if storage.lookup_pool(conn, own) is not None:
+        return own
+    plain = '%s-%s' % (prefix, kind)
+    existing = storage.lookup_pool(conn, plain)
+    if existing is None or os.path.realpath(storage.pool_path(existing)) == \
+            os.path.realpath(directory):
+        return plain
+    return own
+
+
 def under_state_path(path):
     """True when ``path`` lies inside this deployment's state_path."""
     root = os.path.realpath(state_path())

@@ -175,17 +175,22 @@ class LibvirtDriver:
     def _pool(self, kind, create):
         """The pool of 'instances' (root disks) or 'volumes'; None if absent and
         not ``create``."""
-        name = '%s-%s' % (self.resource_prefix(), kind)
+        name = self._pool_name(kind)
         if not create:
             return storage.lookup_pool(self._conn(), name)
         _makedirs(_conf().state_path)
-        path = os.path.join(_conf().state_path,
+        return storage.ensure_pool(self._conn(), name, self._pool_directory(kind))
+
+    @staticmethod
+    def _pool_directory(kind):
+        return os.path.join(_conf().state_path,
                             'disks' if kind == 'instances' else 'volumes')
-        return storage.ensure_pool(self._conn(), name, path)
+
+    def _pool_name(self, kind):
+        return deployment.pool_name(self._conn, kind, self._pool_directory(kind))
 
     def pool_names(self):
-        prefix = self.resource_prefix()
-        return ['%s-instances' % prefix, '%s-volumes' % prefix]
+        return [self._pool_name('instances'), self._pool_name('volumes')]
 
     # -- networks ----------------------------------------------------------------
 

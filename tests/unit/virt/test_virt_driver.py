@@ -1,5 +1,6 @@
 """LibvirtDriver on a private test:/// hypervisor: every call twice, nothing left."""
 
+import os
 import struct
 import uuid
 
@@ -108,11 +109,31 @@ def test_volumes_twice(driver):
     assert not driver.volume_exists('vol-1')
 
 
-def test_pool_pointing_elsewhere_is_reported(driver, conf, tmp_path):
+def test_pool_of_another_host_is_left_to_it(driver, conf, tmp_path):
+    # Two hosts of one deployment (one prefix) on one libvirtd: the second one
+    # takes pools named after its state_path, and keeps them.
     conn = driver.host.get_connection()
-    other = tmp_path / 'elsewhere'
+    other = tmp_path / 'other-host'
     other.mkdir()
     storage.ensure_pool(conn, 'provisioner-volumes', str(other))
+    path = driver.create_volume('vol-1', 1)
+    instances_pool, volumes_pool = driver.pool_names()
+    assert volumes_pool.startswith('provisioner-') and volumes_pool.endswith(
+        '-volumes') and volumes_pool != 'provisioner-volumes'
+    assert instances_pool == 'provisioner-instances'  # nobody else's: the plain name
+    assert storage.pool_path(storage.lookup_pool(conn, volumes_pool)) == \
+        os.path.dirname(path)
+    storage.delete_pool(conn, 'provisioner-volumes')  # the other host went
+    assert driver.pool_names()[1] == volumes_pool
+    assert driver.volume_exists('vol-1')
+
+
+def test_pool_pointing_elsewhere_is_reported(driver, conf, tmp_path):
+    conn = driver.host.get_connection()
+    for name in ('provisioner-volumes', None):  # another host's; then "ours"
+        other = tmp_path / ('elsewhere-%s' % name)
+        other.mkdir()
+        storage.ensure_pool(conn, name or driver.pool_names()[1], str(other))
     with pytest.raises(exception.HypervisorError, match='pool-undefine'):
         driver.create_volume('vol-1', 1)
 
