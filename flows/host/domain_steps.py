@@ -58,7 +58,10 @@ class DefineDomain(base.HostStep):
     Payload = DomainPayload
 
     def run(self, payload):
-        base.driver().define_domain(guest_spec(payload))
+        """{'console_log': its path on this host} (the engine records it for show)."""
+        spec = guest_spec(payload)
+        base.driver().define_domain(spec)
+        return {'console_log': spec.console_log}
 
     def undo(self, payload, result):
         LOG.warning('Undefining the domain of instance %s', payload.instance_id)

@@ -39,6 +39,12 @@ class DefineDomain(base.HostTask):
             root_disk=root_disk, image_files=image_files, volumes=volumes,
             config_drive=config_drive, ports=ports)
 
+    def record(self, result, instance_id, **arguments):
+        # A worker of the previous release reports nothing: show falls back.
+        if isinstance(result, dict) and result.get('console_log'):
+            instances.record_console_log(instance_id, result['console_log'])
+        return result
+
 
 class StartDomain(base.HostTask):
     """Start the defined domain; starting a running one is a no-op.

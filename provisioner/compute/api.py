@@ -27,10 +27,13 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner import leftovers
+from provisioner.maintenance import host as maintenance_host
+from provisioner.maintenance import rpcapi as maintenance_rpcapi
 from provisioner import naming
 from provisioner.network import ipam
 from provisioner.network import requests as network_requests
 from provisioner import policy
+from provisioner import rpc
 from provisioner import schemas
 from provisioner import virt
 
@@ -138,6 +141,7 @@ class ComputeAPI:
             row = instances.get_row(session, instance_id)
             flavor = session.get(models.Flavor, row.flavor_id)
             image = session.get(models.Image, row.image_id)
+            row_spec = row.request_spec
             info = {'id': row.id, 'name': row.name, 'project_id': row.project_id,
                     'user_id': row.user_id, 'status': states.api_status(
                         row.vm_state, row.task_state),
@@ -152,22 +156,37 @@ class ComputeAPI:
                     'updated_at': row.updated_at.isoformat(timespec='seconds'),
                     'launched_at': (row.launched_at.isoformat(timespec='seconds')
                                     if row.launched_at else None)}
+        # Where the host reported it (distributed, another machine's path).
+        console_log = (row_spec or {}).get('console_log')
         info['addresses'] = [{'network': p['network']['name'], 'ip': p['ip'],
                               'mac': p['mac']} for p in ipam.ports_for(instance_id)]
         info['volumes'] = instances.volumes_of(instance_id)
-        # The driver only computes the path here; it does not connect to libvirt.
-        info['console_log'] = virt.get_driver().console_log_path(instance_id)
+        # Before the host defined the domain: where it will be all-in-one (the
+        # driver only computes the path here; it does not connect to libvirt).
+        info['console_log'] = console_log or \
+            virt.get_driver().console_log_path(instance_id)
         info['events'] = instances.events(instance_id)
         # What a failed cleanup left on a host, until an audit --fix removes it.
         info['leftovers'] = leftovers.list_open(instance_id=instance_id)
         return info
 
     def console(self, name_or_id):
-        path = virt.get_driver().console_log_path(
-            self._instance_id(name_or_id, 'instance:console'))
-        if not os.path.exists(path):
+        """The console log's path on the instance's host."""
+        instance_id = self._instance_id(name_or_id, 'instance:console')
+        host, path = self._console_host(instance_id)
+        path = path or virt.get_driver().console_log_path(instance_id)
+        # Another host's file cannot be checked from here.
+        if not host and not os.path.exists(path):
             raise exception.NotFound(kind='Console log of instance', name=name_or_id)
         return path
+
+    def _console_host(self, instance_id):
+        """(the instance's host when distributed, else None; the console log path
+        its host reported, if any)."""
+        with db_api.transaction() as session:
+            row = instances.get_row(session, instance_id)
+            host = row.host if rpc.is_distributed() else None
+            return host, (row.request_spec or {}).get('console_log')
 
     def console_output(self, name_or_id, length=None):
         """The serial console's text, the last ``length`` lines if given.
@@ -175,13 +194,13 @@ class ComputeAPI:
         It is what the guest printed: data, never markup (undecodable bytes become
         U+FFFD). An instance that has not printed anything yet has an empty log.
         """
-        path = virt.get_driver().console_log_path(
-            self._instance_id(name_or_id, 'instance:console'))
-        try:
-            with open(path, 'rb') as log:
-                text = log.read().decode('utf-8', errors='replace')
-        except FileNotFoundError:
-            return ''
+        instance_id = self._instance_id(name_or_id, 'instance:console')
+        host, _ = self._console_host(instance_id)
+        if host:  # as Nova: the instance's host reads its own file
+            text = maintenance_rpcapi.HostMaintenanceAPI().console_output(
+                host, instance_id)
+        else:
+            text = maintenance_host.console_output(virt.get_driver(), instance_id)
         if length is not None:
             lines = text.splitlines(keepends=True)
             text = ''.join(lines[-length:]) if length > 0 else ''

@@ -127,6 +127,14 @@ def advance_task_state(instance_id, task_state):
             .values(task_state=task_state))
 
 
+def record_console_log(instance_id, path):
+    """Remember where the instance's host writes its console log (shown by show)."""
+    with db_api.transaction() as session:
+        row = session.get(models.Instance, instance_id)
+        if row is not None:
+            row.request_spec = dict(row.request_spec or {}, console_log=path)
+
+
 def set_error(instance_id, fault):
     update(instance_id, vm_state=states.ERROR, task_state=None,
            power_state=states.NOSTATE, fault=fault)

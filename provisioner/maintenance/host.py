@@ -43,6 +43,16 @@ def delete_network(driver, network_id):
     driver.delete_network({'id': network_id})
 
 
+def console_output(driver, instance_id):
+    """The instance's console log here, decoded ('' before the guest printed):
+    what the guest printed is data, so undecodable bytes become U+FFFD."""
+    try:
+        with open(driver.console_log_path(instance_id), 'rb') as log:
+            return log.read().decode('utf-8', errors='replace')
+    except FileNotFoundError:
+        return ''
+
+
 def teardown(driver):
     """Remove every pool, network and file of this deployment here; what went."""
     removed = inv.teardown(driver)
@@ -66,6 +76,9 @@ class HostMaintenanceEndpoint:
 
     def delete_network(self, ctxt, network_id):
         delete_network(self._driver, network_id)
+
+    def console_output(self, ctxt, instance_id):
+        return console_output(self._driver, instance_id)
 
     def teardown(self, ctxt):
         return teardown(self._driver)

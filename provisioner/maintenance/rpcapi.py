@@ -9,6 +9,7 @@ API version history:
 
     1.0 - Initial version. Host: inventory, remove_resources, delete_network,
           teardown. Engine: reconcile_host, record_removals.
+    1.1 - Host: console_output (the serial console log lives on the host).
 """
 
 import threading
@@ -17,7 +18,7 @@ from provisioner.conf import CONF
 from provisioner import rpc
 
 NAMESPACE = 'maintenance'
-VERSION = '1.0'
+VERSION = '1.1'
 
 _clients = {}
 _lock = threading.Lock()
@@ -50,9 +51,9 @@ class HostMaintenanceAPI:
     def __init__(self, timeout=None):
         self._timeout = timeout or CONF.engine.api_timeout
 
-    def _prepare(self, host, timeout=None):
+    def _prepare(self, host, timeout=None, version='1.0'):
         return _client(CONF.worker.topic).prepare(
-            server=host, version='1.0', timeout=timeout or self._timeout)
+            server=host, version=version, timeout=timeout or self._timeout)
 
     def inventory(self, host):
         """[Resource dict] of this deployment on ``host``."""
@@ -65,6 +66,11 @@ class HostMaintenanceAPI:
     def delete_network(self, host, network_id, timeout=None):
         return self._prepare(host, timeout).call({}, 'delete_network',
                                                  network_id=network_id)
+
+    def console_output(self, host, instance_id):
+        """The text of the instance's console log on ``host`` ('' if none yet)."""
+        return self._prepare(host, version='1.1').call({}, 'console_output',
+                                                       instance_id=instance_id)
 
     def teardown(self, host):
         """Remove every pool, network and file of this deployment on ``host``."""

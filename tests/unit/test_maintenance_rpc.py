@@ -1,6 +1,7 @@
 """The maintenance RPC namespace wired in-process (fake://): a worker's endpoint, an
 engine's endpoint, their clients, and the version cap of [upgrade_levels]."""
 
+import os
 import uuid
 
 import pytest
@@ -62,3 +63,17 @@ def test_a_client_capped_below_the_version_it_needs_refuses_to_send(served, conf
         rpcapi.HostMaintenanceAPI(timeout=10).inventory(conf.host)
     conf.set_override('maintenance', '1.0', 'upgrade_levels')
     assert rpcapi.HostMaintenanceAPI(timeout=10).inventory(conf.host) == []
+
+
+def test_the_host_reads_its_instances_console_log(served, conf):
+    instance_id = str(uuid.uuid4())
+    workers = rpcapi.HostMaintenanceAPI(timeout=10)
+    assert workers.console_output(conf.host, instance_id) == ''  # nothing printed yet
+    path = served.console_log_path(instance_id)
+    os.makedirs(os.path.dirname(path))
+    with open(path, 'wb') as log:
+        log.write(b'login: \xff<b>\n')
+    assert workers.console_output(conf.host, instance_id) == 'login: \ufffd<b>\n'
+    conf.set_override('maintenance', '1.0', 'upgrade_levels')  # an older worker's
+    with pytest.raises(rpc.messaging().RPCVersionCapError):
+        workers.console_output(conf.host, instance_id)
