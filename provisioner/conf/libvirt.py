@@ -46,7 +46,12 @@ libvirt_opts = [
                     'deployments with different state_path never share a pool; a '
                     'host whose "provisioner-instances" pool already serves this '
                     'state_path (made before the prefix was derived) keeps the '
-                    'prefix "provisioner". Possible values: lower-case letters, '
+                    'prefix "provisioner". A deployment of several hosts sets the '
+                    'same prefix for every engine, worker and API server, so its '
+                    'networks have one name everywhere (pools stay per host: one '
+                    'whose name serves another state_path on this libvirtd makes '
+                    'this host use "<prefix>-<8 hex of state_path>-instances"). '
+                    'Possible values: lower-case letters, '
                     'digits and "-", starting with a letter, at most 32 characters. '
                     'Bridge names longer than 15 characters are shortened with a '
                     'hash. Related options: state_path.'),
