@@ -59,6 +59,8 @@ class FaultPoints(tf_executor.TaskExecutor):
     def execute_task(self, task, task_uuid, arguments, progress_callback=None):
         done = futurist.Future()
         done.atom = task  # what TaskFlow's completer reads, as its executors set it
+        # Uncancellable, as the step pool's futures are (provisioner.engine.step_pool).
+        done.set_running_or_notify_cancel()
 
         def check(future):
             # A future of TaskFlow's executors never raises: (event, result).

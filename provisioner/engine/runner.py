@@ -33,6 +33,7 @@ from provisioner.engine import listeners
 from provisioner.engine import locks
 from provisioner.engine import persistence
 from provisioner.engine import remote
+from provisioner.engine import step_pool
 from provisioner import exception
 from provisioner import notifications
 from provisioner.volume import api as volume_api
@@ -90,14 +91,15 @@ def _step_executor():
     """One thread pool per process, lent to every engine.
 
     An engine that owns its pool shuts it down at the end of each run, and joining
-    futurist's idle workers costs a second per boot.
+    futurist's idle workers costs a second per boot. A step it queued is never
+    cancelled (provisioner.engine.step_pool says why).
     """
     global _executor
     with _executor_lock:
         if _executor is None:
-            _executor = futures.ThreadPoolExecutor(
+            _executor = step_pool.UncancellablePool(futures.ThreadPoolExecutor(
                 max_workers=CONF.compute.max_parallel_steps * _flows_at_once,
-                thread_name_prefix='provisioner-step')
+                thread_name_prefix='provisioner-step'))
         return _executor
 
 
