@@ -131,6 +131,11 @@ class Deployment:
 
     # -- daemons ---------------------------------------------------------------------
 
+    def host_state_path(self, host):
+        """A worker's state_path: its own, as on a host of its own (the hosts share
+        the deployment's [libvirt] resource_prefix, as an operator's would)."""
+        return self.root / 'hosts' / host / 'state'
+
     def log_path(self, host):
         return self.root / ('%s.log' % host)
 
@@ -160,7 +165,12 @@ class Deployment:
             # And an image cache of its own, as on a host of its own.
             extra_conf = '%s[image]\ncache_directory = %s\n%s' % (
                 self.worker_conf, self.root / ('%s-image-cache' % host), extra_conf)
-        conf.write_text('[DEFAULT]\nhost = %s\n%s' % (host, extra_conf))
+        own = ''
+        if kind == 'worker':
+            self.host_state_path(host).parent.mkdir(mode=0o755, parents=True,
+                                                    exist_ok=True)
+            own = 'state_path = %s\n' % self.host_state_path(host)
+        conf.write_text('[DEFAULT]\nhost = %s\n%s%s' % (host, own, extra_conf))
         with open(self.log_path(host), 'ab') as log:
             since = log.tell()  # a restarted daemon appends: only its own lines count
             proc = subprocess.Popen(

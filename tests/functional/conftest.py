@@ -151,12 +151,13 @@ class Cloud:
             return db.execute(sql, params).fetchall()
 
     def destroy_everything(self):
-        """Safety net: remove every libvirt object carrying this cloud's prefix."""
+        """Safety net: remove every libvirt object carrying this cloud's prefix, and
+        every domain whose files lie under its root (its hosts' state_paths)."""
         conn = _libvirt_connection()
         try:
             for dom in conn.listAllDomains():
-                if dom.name().startswith('instance-') and str(self.state_path) in \
-                        dom.XMLDesc(0):
+                if dom.name().startswith('instance-') and \
+                        '%s%s' % (self.root, os.sep) in dom.XMLDesc(0):
                     if dom.isActive():
                         dom.destroy()
                     dom.undefine()

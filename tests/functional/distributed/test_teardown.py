@@ -36,7 +36,8 @@ def test_last_instance_network_and_hosts_go_and_nothing_is_left(dcloud, engine):
             out = dcloud.cli('host', 'teardown', host).stdout
             assert 'Host %s torn down' % host in out
         assert _libvirt_objects(conn, dcloud.prefix) == ([], [])
-        assert [d for d in HOST_DIRECTORIES if (dcloud.state_path / d).exists()] == []
+        assert [(host, d) for host in HOSTS for d in HOST_DIRECTORIES
+                if (dcloud.host_state_path(host) / d).exists()] == []
         assert dcloud.query('SELECT kind, name, host FROM leftovers '
                             'WHERE resolved_at IS NULL') == []
     finally:
