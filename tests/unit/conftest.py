@@ -1,5 +1,6 @@
 """Unit test fixtures: a private SQLite database and state path for every test."""
 
+import logging
 import os
 import shutil
 import sqlite3
@@ -61,6 +62,21 @@ def conf(tmp_path, schema_template):
     yield CONF
     _reset_process_state()
     CONF.reset()  # also drops every override a test set
+
+
+@pytest.fixture(autouse=True)
+def root_logging():
+    """Drop the log handlers and levels a test set up (the CLI's main() adds a stderr
+    handler to the root logger): left behind, a handler writes to the test's captured
+    stderr after pytest closed it ("Logging error ... closed file"), in later tests."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in root.handlers[:]:
+        if handler not in handlers:
+            root.removeHandler(handler)
+            handler.close()
+    root.setLevel(level)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from provisioner.compute import api as compute_api
 from provisioner.engine import conductor
 from provisioner.engine import jobs
 from provisioner.engine import reports
+from provisioner.maintenance import audit
 from provisioner import rpc
 from provisioner.worker import endpoint
 from provisioner.worker import rpcapi as worker_rpcapi
@@ -78,8 +79,10 @@ def cluster(conf, catalog, admin_context):
     rpc.is_distributed()  # registers transport_url
     conf.set_override('transport_url', 'fake:///')
     conf.set_override('heartbeat_timeout', 5, 'worker')
+    # Served as provisioner-engine serves them: the worker's audit at start asks too.
     engine = rpc.get_server(conf.engine.topic, 'engine-1',
-                            [reports.WorkerReportsEndpoint()])
+                            [reports.WorkerReportsEndpoint(),
+                             audit.EngineMaintenanceEndpoint()])
     engine.start()
     worker = service.WorkerService()
     worker.start()
