@@ -60,6 +60,8 @@ def test_a_suspension_waits_for_the_queued_steps_and_ends_suspended(busy_pool):
     flow = linear_flow.Flow('boot').add(
         unordered_flow.Flow('prepare').add(Step('a'), Step('b')), Step('after'))
     engine = taskflow.engines.load(flow, engine='parallel', executor=spy)
+    engine.compile()
+    engine.prepare()  # the atoms are in the flow store before this thread reads them
     run = threading.Thread(target=engine.run, kwargs={'timeout': 0.01})
     run.start()
     # Both steps are RUNNING in the flow store, queued behind the busy thread.
