@@ -169,6 +169,12 @@ def show_subnet(context, subnet_id):
         return network_info(subnet_row(session, context, subnet_id))
 
 
+def check_overlap(cidr):
+    """Refuse ``cidr`` if it overlaps the subnet of a network already recorded."""
+    with db_api.transaction() as session:
+        _check_overlap(session, cidr)
+
+
 def _check_overlap(session, cidr):
     for other, other_cidr in session.execute(
             sa.select(models.Network.name, models.Network.cidr)

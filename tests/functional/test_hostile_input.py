@@ -157,7 +157,8 @@ CASES = [
                          '--gateway', '10.9.9.9'], {}, 2,
      _invalid('gateway 10.9.9.9 is not a host address of 10.0.0.0/24')),
     ('cidr-overlap', lambda p: ['network', 'create', 'n2', '--cidr', p['cidr']], {}, 4,
-     lambda p: 'Error: CIDR %s overlaps network net1 (%s).' % (p['cidr'], p['cidr'])),
+     lambda p: 'Error: Invalid input for operation: CIDR %s overlaps the subnet %s of '
+               'network net1.' % (p['cidr'], p['cidr'])),
     ('network-name-xml', ['network', 'create', '<net>', '--cidr', '10.0.0.0/24'], {}, 2,
      _bad_name('network name', '<net>')),
     # The whole address space once spun a CPU for minutes: refused at once.
@@ -221,7 +222,7 @@ CASES = [
      _invalid('password must be at least 8 characters long')),
     ('unknown-role', ['role', 'add', '--user', 'reader1', '--project', 'hostile-p',
                       '--role', 'owner'], {}, 2,
-     _invalid("role must be one of admin, member, reader, not 'owner'")),
+     _invalid("role must be one of admin, member, reader, service, not 'owner'")),
 ]
 
 
