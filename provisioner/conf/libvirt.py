@@ -38,19 +38,20 @@ libvirt_opts = [
                     'line; keep console=ttyS0 so the console log captures the boot.'),
     cfg.StrOpt('resource_prefix',
                regex=r'^[a-z][a-z0-9-]{0,31}$',
-               sample_default='<derived from state_path>',
+               sample_default='<derived from the deployment>',
                help='Prefix of the libvirt storage pools, networks and bridges this '
                     'deployment creates, so that two deployments (or test runs) on '
-                    'one libvirtd never collide. Unset (the default), it is derived '
-                    'from state_path: "prov-" and 8 hex digits of its hash, so two '
-                    'deployments with different state_path never share a pool; a '
-                    'host whose "provisioner-instances" pool already serves this '
-                    'state_path (made before the prefix was derived) keeps the '
-                    'prefix "provisioner". A deployment of several hosts sets the '
-                    'same prefix for every engine, worker and API server, so its '
-                    'networks have one name everywhere (pools stay per host: one '
-                    'whose name serves another state_path on this libvirtd makes '
-                    'this host use "<prefix>-<8 hex of state_path>-instances"). '
+                    'one libvirtd never collide. Unset (the default), it is "prov-" '
+                    'and 8 hex digits of a hash of what every host of the deployment '
+                    'shares: distributed ([DEFAULT] transport_url set), the RPC '
+                    'broker address, virtual host, exchange and [worker] topic (not '
+                    'the credentials), so every engine, worker and API server of '
+                    'one deployment derives the same prefix whatever its state_path; '
+                    'all-in-one, the state_path. A host whose "provisioner-instances" '
+                    'pool already serves this state_path (made before the prefix was '
+                    'derived) keeps the prefix "provisioner". Pools stay per host: '
+                    'one whose name serves another state_path on this libvirtd makes '
+                    'this host use "<prefix>-<8 hex of state_path>-instances". '
                     'Possible values: lower-case letters, '
                     'digits and "-", starting with a letter, at most 32 characters. '
                     'Bridge names longer than 15 characters are shortened with a '

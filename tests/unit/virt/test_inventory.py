@@ -98,3 +98,25 @@ def test_teardown_removes_pools_networks_and_files_of_this_deployment(driver, ne
     assert not any(os.path.exists(os.path.join(conf.state_path, d))
                    for d in inv.HOST_DIRECTORIES + inv.HOST_FILES)
     assert os.path.exists(os.path.join(conf.state_path, 'provisioner.sqlite'))
+
+
+def test_every_host_of_a_distributed_deployment_derives_one_prefix(driver, conf,
+                                                                   tmp_path):
+    """Hosts with their own state_path share the prefix (one network name on every
+    host); another broker, vhost or topic is another deployment; never credentials."""
+    from provisioner.virt import deployment as dep
+    assert dep.deployment_seed(conf, str(tmp_path / 'a')) == str(tmp_path / 'a')
+    conf.set_override('transport_url', 'rabbit://guest:s3cret@127.0.0.1:5672/')
+    host_a = dep.deployment_seed(conf, str(tmp_path / 'a'))
+    assert host_a == dep.deployment_seed(conf, str(tmp_path / 'b'))
+    assert 's3cret' not in host_a and 'guest' not in host_a
+    conf.set_override('transport_url', 'rabbit://other:pw@127.0.0.1:5672/')
+    assert dep.deployment_seed(conf, str(tmp_path / 'a')) == host_a
+    conf.set_override('topic', 'another-deployment-worker', 'worker')
+    assert dep.deployment_seed(conf, str(tmp_path / 'a')) != host_a
+    conf.clear_override('resource_prefix', 'libvirt')
+    first = driver.resource_prefix()
+    conf.set_override('state_path', str(tmp_path / 'elsewhere'))
+    assert driver.resource_prefix() == first
+    conf.clear_override('transport_url')
+    assert driver.resource_prefix() != first  # all-in-one: the state_path's own
