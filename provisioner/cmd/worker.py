@@ -2,7 +2,8 @@
 
 One per host, named by ``[DEFAULT] host``; it needs libvirtd and RabbitMQ, and no
 database: its config has no ``[database]`` section and it imports nothing of
-``provisioner.db``. SIGTERM lets the steps it is running finish, then exits.
+``provisioner.db``, which it refuses from the start (``provisioner.worker.no_database``).
+SIGTERM lets the steps it is running finish, then exits.
 """
 
 import logging
@@ -15,6 +16,9 @@ LOG = logging.getLogger('provisioner.worker')
 
 def main(argv=None):
     daemon.setup(sys.argv[1:] if argv is None else argv, 'provisioner-worker')
+    from provisioner.conf import CONF
+    from provisioner.worker import no_database
+    no_database.forbid(CONF)
     from provisioner import rpc
     from provisioner import virt
     from provisioner.worker import service

@@ -19,6 +19,7 @@ from provisioner import naming
 from provisioner import rpc
 from provisioner import virt
 from provisioner.worker import endpoint
+from provisioner.worker import no_database
 from provisioner.worker import rpcapi as worker_rpcapi
 from tests import process
 
@@ -41,6 +42,44 @@ def test_a_worker_imports_nothing_of_the_database():
     out = subprocess.run([sys.executable, '-c', _IMPORTS_OF_A_WORKER], check=True,
                          capture_output=True, text=True).stdout
     assert json.loads(out) == []
+
+
+_A_WORKER_REACHING_FOR_THE_DATABASE = '''
+import importlib, logging, pkgutil, sys
+from provisioner.conf import CONF
+logging.basicConfig(stream=sys.stdout, format='%(levelname)s %(message)s')
+CONF(['--config-file', sys.argv[1]], project='provisioner')
+from provisioner.worker import no_database
+no_database.forbid(CONF)
+import provisioner.worker.service, provisioner.maintenance.reconciler
+import flows.host
+for module in pkgutil.iter_modules(flows.host.__path__):
+    importlib.import_module('flows.host.' + module.name)
+try:
+    from provisioner.db import api
+except ImportError as exc:
+    print('refused:', exc)
+'''
+
+
+def test_a_worker_refuses_the_database_layer_at_run_time(tmp_path):
+    """A lazy import of the database in a host step fails loudly, instead of
+    opening a SQLite file of the host's own; a [database] section is warned of."""
+    config = tmp_path / 'worker.conf'
+    config.write_text('[DEFAULT]\nstate_path = %s\n[database]\nconnection = '
+                      'sqlite://\n' % tmp_path)
+    out = subprocess.run([sys.executable, '-c', _A_WORKER_REACHING_FOR_THE_DATABASE,
+                          str(config)], check=True, capture_output=True,
+                         text=True).stdout
+    assert 'has a [database] section, which provisioner-worker never uses' in out
+    assert ('refused: provisioner-worker has no database: refusing to import '
+            'provisioner.db') in out
+    assert list(tmp_path.glob('*.sqlite')) == []
+
+
+def test_a_worker_with_the_database_layer_loaded_refuses_to_start(conf):
+    with pytest.raises(RuntimeError, match='provisioner.db.api'):
+        no_database.forbid(conf)  # the unit tests' process has it loaded
 
 
 @pytest.fixture
