@@ -71,7 +71,7 @@ class Cloud:
                                 timeout=timeout, env=dict(self.env, **(env or {})),
                                 cwd=REPO)
         if check and result.returncode != 0:
-            raise AssertionError('%s failed (%d):\n%s\n%s' % (' '.join(args),
+            raise AssertionError('%s failed (%d):\n%s\n%s' % (' '.join(map(str, args)),
                                  result.returncode, result.stdout, result.stderr))
         return result
 
