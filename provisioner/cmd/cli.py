@@ -194,7 +194,9 @@ def _add_instances(sub, common):
     p = _with_format(sub.add_parser('list', parents=[common], help='list instances'))
     p.add_argument('--all-projects', action='store_true',
                    help='every project\'s instances (admin only)')
-    p.set_defaults(func=_command('list_instances'))
+    # All-in-one, a list reads its rows with sqlite3 when it can (0.3 s budget).
+    p.set_defaults(func=_command('list_instances'),
+                   quick=_command('list_instances', 'quick_list'))
 
     for name, text in (
             ('show', 'show states, addresses, volumes, fault, steps'),
@@ -472,9 +474,15 @@ def main(argv=None):
         _load_config(args)
         _setup_logging(getattr(args, 'debug', False),
                        log_file=not commands.uses_rest(args))
-        if args.command != 'db-sync' and not commands.uses_rest(args):
-            from provisioner.db import migration
-            migration.ensure_schema()
+        if not commands.uses_rest(args):
+            # A command's quick path answers, or returns None for the full one.
+            quick = getattr(args, 'quick', None)
+            answer = quick(args) if quick is not None else None
+            if answer is not None:
+                return answer
+            if args.command != 'db-sync':
+                from provisioner.db import migration
+                migration.ensure_schema()
         return args.func(args)
     except exception.ProvisionerError as exc:
         LOG.info('Command %s failed: %s', args.command, exc)

@@ -3,29 +3,36 @@
 One owner-only file per (user, project, deployment), in an owner-only directory. The
 file also holds a verifier of the password, so a wrong or changed OS_PASSWORD never
 reuses a token; a token the engine refuses (revoked, keys rotated out) is replaced.
+
+Light to import (no SQLAlchemy): ``cached_token`` serves the quick reads too
+(provisioner.cmd.quick_list); identity, which validates against the database, is
+imported by ``context`` only.
 """
 
 import os
 
 from provisioner.conf import CONF
-from provisioner.db import api as db_api
+from provisioner.db import basics
 from provisioner import exception
 from provisioner.identity import fernet
-from provisioner.identity import service as identity
 from provisioner import redact
 from provisioner import token_files
 
 
-
 def _path(username, project_name):
-    return token_files.path_for(username, project_name, db_api.database_url(),
+    return token_files.path_for(username, project_name, basics.database_url(),
                                 os.path.abspath(fernet.key_repository()),
                                 [os.path.abspath(p) for p in CONF.config_file or []])
 
 
-def _load(path, password):
-    entry = token_files.load(path, password)
-    return entry['token'] if entry is not None else None
+def cached_token(username, password, project_name):
+    """The cached token of these credentials (not validated), or None."""
+    redact.register(password)
+    entry = token_files.load(_path(username, project_name), password)
+    if entry is None:
+        return None
+    redact.register(entry['token'])
+    return entry['token']
 
 
 def _save(path, password, token):
@@ -35,11 +42,9 @@ def _save(path, password, token):
 
 def context(username, password, project_name):
     """The RequestContext for these credentials, from a cached or a new token."""
-    redact.register(password)
-    path = _path(username, project_name)
-    token = _load(path, password)
+    from provisioner.identity import service as identity
+    token = cached_token(username, password, project_name)
     if token is not None:
-        redact.register(token)
         try:
             return identity.validate(token)
         except exception.NotAuthenticated:
@@ -47,5 +52,5 @@ def context(username, password, project_name):
     token = identity.authenticate(username, password, project_name)
     redact.register(token)
     context = identity.validate(token)
-    _save(path, password, token)  # without a cache the next command logs in again
+    _save(_path(username, project_name), password, token)
     return context

@@ -107,6 +107,11 @@ upgrade_levels_opts = [
                     'some workers still run the previous release). Unset: newest.'),
     cfg.StrOpt('engine',
                help='Newest engine RPC API version the workers send. Unset: newest.'),
+    cfg.StrOpt('engine_api',
+               help='Newest version of the engines\' API (provisioner.engine.client: '
+                    'boot, show, list, resume, rollback, delete) the CLI sends, while '
+                    'some engines still run the previous release. Unset: newest. '
+                    'Possible values: a version such as "1.0".'),
 ]
 
 jobboard_opts = [

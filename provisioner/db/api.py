@@ -9,22 +9,14 @@ from sqlalchemy import event
 from sqlalchemy import orm
 
 from provisioner.conf import CONF
+from provisioner.db.basics import database_url
+from provisioner.db.basics import is_sqlite
 
 _lock = threading.Lock()
 _engine = None
 _sessionmaker = None
 # Seconds after which PostgreSQL ends a session idle in a transaction (None: never).
 _idle_transaction_timeout = None
-
-
-def database_url():
-    if CONF.database.connection:
-        return CONF.database.connection
-    return 'sqlite:///' + os.path.join(CONF.state_path, 'provisioner.sqlite')
-
-
-def is_sqlite(url=None):
-    return (url or database_url()).startswith('sqlite')
 
 
 def _configure_sqlite(engine):

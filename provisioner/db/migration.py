@@ -15,12 +15,14 @@ import os
 import sqlalchemy as sa
 
 from provisioner.db import api as db_api
+from provisioner.db import basics
 from provisioner import exception
 
-# The newest revision in migrations/versions; a unit test keeps the two in step.
-SCHEMA_HEAD = '0010'
+# The newest revision in migrations/versions (kept in provisioner.db.basics, which the
+# CLI's quick reads use without SQLAlchemy); a unit test keeps the two in step.
+SCHEMA_HEAD = basics.SCHEMA_HEAD
 _MIGRATIONS = os.path.join(os.path.dirname(__file__), 'migrations')
-_VERSION_TABLE = 'provisioner_alembic_version'
+_VERSION_TABLE = basics.VERSION_TABLE
 
 
 def _alembic_config(connection):

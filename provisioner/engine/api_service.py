@@ -10,6 +10,7 @@ import base64
 import logging
 
 from provisioner.compute import api as compute_api
+from provisioner.engine import client
 from provisioner.engine import jobs
 from provisioner.engine import leases
 from provisioner import exception
@@ -28,7 +29,14 @@ def _api(token):
 
 
 class EngineAPIEndpoint:
-    """Served on topic [engine] topic; any engine answers any call."""
+    """Served on topic [engine] topic; any engine answers any call.
+
+    ``target`` serves the newest version of the client's history
+    (``provisioner.engine.client``).
+    """
+
+    def __init__(self):
+        self.target = rpc.endpoint_target(client.VERSION)
 
     @_expected
     def authenticate(self, ctxt, username, password, project_name):

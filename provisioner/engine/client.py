@@ -4,6 +4,12 @@ Same methods as ComputeAPI, so the CLI's commands need not care which mode runs
 them; here each call goes to any engine over RPC, and waiting for a flow means
 polling the instance through the API (documented step 29), printing each step as
 its event appears.
+
+API version history (the endpoint, ``provisioner.engine.api_service``, serves the
+newest; ``[upgrade_levels] engine_api`` caps what the CLI sends during an upgrade):
+
+* 1.0 - ``authenticate``, ``create_instance``, ``show``, ``list``, ``resume``,
+  ``rollback``, ``delete``; every call but ``authenticate`` carries a token.
 """
 
 import base64
@@ -13,6 +19,9 @@ from provisioner.client import follow
 from provisioner.conf import CONF
 from provisioner import exception
 from provisioner import rpc
+
+BASE_VERSION = '1.0'
+VERSION = '1.0'
 
 # An RPC call is delivered at most once: one taken by an engine that is stopping is
 # lost. Calls that are safe to repeat are sent again after this many seconds.
@@ -25,7 +34,9 @@ class EngineUnavailable(exception.ProvisionerError):
 
 
 def _client():
-    return rpc.get_client(CONF.engine.topic, timeout=CONF.engine.api_timeout)
+    return rpc.get_client(CONF.engine.topic, timeout=CONF.engine.api_timeout,
+                          version=BASE_VERSION,
+                          version_cap=CONF.upgrade_levels.engine_api)
 
 
 def _call(method, idempotent=False, **kwargs):
@@ -37,7 +48,8 @@ def _call(method, idempotent=False, **kwargs):
         if idempotent:
             timeout = max(1, min(RETRY_AFTER, deadline - time.monotonic()))
         try:
-            return _client().prepare(timeout=timeout).call({}, method, **kwargs)
+            return _client().prepare(timeout=timeout, version='1.0').call(
+                {}, method, **kwargs)
         except rpc.messaging_errors():
             if not idempotent or time.monotonic() >= deadline:
                 raise EngineUnavailable(timeout=budget,

@@ -79,3 +79,144 @@ def test_the_parser_copies_of_library_constants_are_current():
     args = cli.build_parser().parse_args(['quota', 'set'])
     for resource in quotas.RESOURCES:
         assert getattr(args, resource) is None
+
+
+# -- the all-in-one list's quick path (provisioner.cmd.quick_list) -----------------
+
+@pytest.fixture
+def cli_run(tmp_path, conf, monkeypatch, capsys):
+    """cli.main all-in-one on this test's database, as admin; returns invoke(*args)."""
+    node = tmp_path / 'node.xml'
+    node.write_text('<node/>')
+    config = tmp_path / 'provisioner.conf'
+    config.write_text('[DEFAULT]\nstate_path = %s\nhost = cli-host\n[libvirt]\n'
+                      'connection_uri = test://%s\nvirt_type = qemu\n'
+                      % (conf.state_path, node))
+    monkeypatch.setenv('OS_USERNAME', 'admin')
+    monkeypatch.setenv('OS_PASSWORD', 'pw')
+    monkeypatch.setenv('OS_PROJECT_NAME', 'admin')
+
+    def invoke(*args):
+        code = cli.main(['--config-file', str(config)] + [str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    invoke.config = config
+    assert invoke('bootstrap', '--username', 'admin', '--password', 'pw',
+                  '--project', 'admin')[0] == 0
+    return invoke
+
+
+@pytest.fixture
+def quick_answers(monkeypatch):
+    """What each quick list returned (None: it left the command to the full path)."""
+    from provisioner.cmd import quick_list
+    answers = []
+    real = quick_list.list_instances
+
+    def spy(args):
+        answers.append(real(args))
+        return answers[-1]
+
+    monkeypatch.setattr(quick_list, 'list_instances', spy)
+    return answers
+
+
+def _boot_two(cli_run, tmp_path):
+    kernel = tmp_path / 'vmlinuz'
+    kernel.write_bytes(b'kernel')
+    for args in (('flavor', 'create', 'tiny', '--vcpus', 1, '--ram', 128, '--disk', 1),
+                 ('image', 'create', 'guest', '--kernel', kernel),
+                 ('network', 'create', 'net1', '--cidr', '10.88.0.0/24'),
+                 ('network', 'create', 'net2', '--cidr', '10.89.0.0/24'),
+                 ('boot', 'vm1', '--flavor', 'tiny', '--image', 'guest', '--network',
+                  'net1', '--network', 'net2'),
+                 ('boot', 'vm2', '--flavor', 'tiny', '--image', 'guest', '--network',
+                  'net1', '--no-wait')):
+        code, _, err = cli_run(*args)
+        assert code == 0, err
+
+
+def _full_path_list(cli_run, monkeypatch, *args):
+    from provisioner.cmd import quick_list
+    with monkeypatch.context() as patch:
+        patch.setattr(quick_list, 'list_instances', lambda args: None)
+        return cli_run('list', *args)
+
+
+@pytest.mark.parametrize('args', [[], ['--all-projects']])
+def test_the_quick_list_prints_what_the_full_path_prints(cli_run, tmp_path, monkeypatch,
+                                                         quick_answers, args):
+    _boot_two(cli_run, tmp_path)
+    full = _full_path_list(cli_run, monkeypatch, *args)  # also caches the token
+    quick = cli_run('list', *args)
+    assert quick_answers == [0]
+    assert quick == full
+    assert full[0] == 0 and 'vm1' in full[1] and 'vm2' in full[1]
+    assert '10.88.0.2, 10.89.0.2' in full[1]
+
+
+def test_the_quick_list_leaves_what_it_does_not_serve_to_the_full_path(
+        cli_run, tmp_path, monkeypatch, quick_answers):
+    code, out, err = cli_run('list')  # no cached token yet: the full path logs in
+    assert (code, quick_answers) == (0, [None]), err
+    assert cli_run('list')[0] == 0 and quick_answers[-1] == 0
+    assert cli_run('list', '--format', 'json')[1] == '[]\n'
+    assert quick_answers[-1] is None
+    monkeypatch.setenv('OS_PASSWORD', 'wrong')  # the cached token is not reused
+    code, _, err = cli_run('list')
+    assert (code, quick_answers[-1]) == (5, None)
+    assert 'Authentication failed' in err
+    monkeypatch.setenv('OS_PASSWORD', 'pw')
+    # Distributed (a transport_url): the engines answer, not this database.
+    monkeypatch.setenv('OS_DEFAULT__TRANSPORT_URL', 'fake://')
+    from provisioner.cmd import quick_list
+    assert quick_list._probe(type('A', (), {'config_file': [str(cli_run.config)]})
+                             ).transport_url == 'fake://'
+
+
+def test_the_quick_list_refuses_as_the_full_path_does(cli_run, monkeypatch,
+                                                      quick_answers):
+    assert cli_run('user', 'create', 'looker', '--password', 'looker-pw')[0] == 0
+    assert cli_run('role', 'add', '--user', 'looker', '--project', 'admin',
+                   '--role', 'reader')[0] == 0
+    monkeypatch.setenv('OS_USERNAME', 'looker')
+    monkeypatch.setenv('OS_PASSWORD', 'looker-pw')
+    assert cli_run('list')[0] == 0  # caches the reader's token
+    assert cli_run('list')[0] == 0 and quick_answers[-1] == 0
+    code, _, err = cli_run('list', '--all-projects')
+    assert (code, quick_answers[-1]) == (6, None)
+    assert 'instance:list:all_projects' in err
+
+
+def test_a_policy_file_is_obeyed_by_the_quick_list(cli_run, quick_answers):
+    assert cli_run('list')[0] == 0
+    policy_file = cli_run.config.parent / 'policy.yaml'  # found next to the config
+    policy_file.write_text('"instance:list": "!"\n')
+    code, _, err = cli_run('list')
+    assert (code, quick_answers[-1]) == (6, None)
+    assert 'does not allow instance:list' in err
+
+
+def test_the_default_roles_of_the_quick_list_are_the_policy_defaults(conf):
+    import itertools
+    from provisioner.cmd import quick_list
+    from provisioner import policy
+    from provisioner import validation
+    for count in range(len(validation.ROLES) + 1):
+        for roles in itertools.combinations(validation.ROLES, count):
+            caller = quick_list.Caller('u', 'user', 'p', 'project', roles)
+            for action, allowed in quick_list.DEFAULT_ALLOWED_ROLES.items():
+                assert bool(allowed & set(roles)) == policy.check(caller, action), \
+                    (action, roles)
+
+
+def test_the_all_in_one_list_imports_no_database_library_nor_engine(cli_run, tmp_path):
+    assert cli_run('list')[0] == 0  # caches the token the next process finds
+    environ = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
+    environ.update(OS_USERNAME='admin', OS_PASSWORD='pw', OS_PROJECT_NAME='admin',
+                   XDG_CACHE_HOME=str(tmp_path / 'cache'))
+    result = cli_probe.probe(['--config-file', str(cli_run.config), 'list'], environ)
+    assert result['code'] == 0, result['output']
+    assert 'ID  NAME' in result['output']
+    assert cli_probe.heavy(result['modules'], HEAVY + ('oslo_policy', 'alembic')) == []
