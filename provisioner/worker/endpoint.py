@@ -52,13 +52,14 @@ def undo_step(step, name, payload, result):
 class HostStepsEndpoint:
     """Serves ``run_step`` and ``undo_step`` on topic [worker] topic, server = host.
 
-    ``version`` is the newest API version served (``rpcapi.VERSION``); a worker of
-    the previous release served an older one, which the tests reproduce.
+    ``version`` is the newest API version served (``rpcapi.VERSION``).
     """
 
-    def __init__(self, host, version=rpcapi.VERSION):
+    version = rpcapi.VERSION
+
+    def __init__(self, host):
         self.host = host
-        self.target = rpc.endpoint_target(version)
+        self.target = rpc.endpoint_target(self.version)
 
     @staticmethod
     def _stale(name, deadline):

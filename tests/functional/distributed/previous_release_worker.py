@@ -11,9 +11,15 @@ from provisioner.worker import endpoint
 from provisioner.worker import service
 
 
+class PreviousReleaseEndpoint(endpoint.HostStepsEndpoint):
+    """The steps' endpoint as that release served it: 2.0, no undo cause."""
+
+    version = '2.0'
+
+
 class PreviousReleaseWorker(service.WorkerService):
     def endpoints(self):
-        return [endpoint.HostStepsEndpoint(self.host, version='2.0')
+        return [PreviousReleaseEndpoint(self.host)
                 if isinstance(e, endpoint.HostStepsEndpoint) else e
                 for e in super().endpoints()]
 

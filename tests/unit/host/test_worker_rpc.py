@@ -21,6 +21,7 @@ from provisioner import virt
 from provisioner.worker import endpoint
 from provisioner.worker import no_database
 from provisioner.worker import rpcapi as worker_rpcapi
+from tests.functional.distributed import previous_release_worker
 from tests import process
 
 from flows.host import base as host_base
@@ -116,6 +117,10 @@ class RecordingEndpoint(endpoint.HostStepsEndpoint):
         return super().undo_step(ctxt, step, name, payload, result, deadline, cause)
 
 
+class PreviousReleaseRecordingEndpoint(RecordingEndpoint):
+    version = previous_release_worker.PreviousReleaseEndpoint.version
+
+
 def _undo_root_disk(instance_id):
     return worker_rpcapi.WorkerAPI().undo_step(
         'h1', 'flows.host.image_steps.CreateRootDisk', 'create-root-disk',
@@ -125,7 +130,7 @@ def _undo_root_disk(instance_id):
 def test_an_engine_capped_one_version_back_talks_to_a_worker_of_that_version(
         conf, fake_rpc):
     RecordingEndpoint.causes = []
-    fake_rpc(conf.worker.topic, 'h1', [RecordingEndpoint('h1', version='2.0')])
+    fake_rpc(conf.worker.topic, 'h1', [PreviousReleaseRecordingEndpoint('h1')])
     instance_id = str(uuid.uuid4())
     # Uncapped, the engine sends 2.1, which a 2.0 worker refuses.
     with pytest.raises(rpc.messaging().UnsupportedVersion):
