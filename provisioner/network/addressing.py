@@ -15,9 +15,12 @@ DEFAULT = object()  # "not given": the first host address is the gateway
 
 
 def _largest_free_range(net, gateway):
+    """The default allocation pool: every host address but the gateway's; without a
+    gateway, but the first, which the host's bridge and DHCP server take (Neutron's
+    DHCP port takes it from the pool: here it is left out of the pool instead)."""
     first, last = net.network_address + 1, net.broadcast_address - 1
     if gateway is None:
-        return first, last
+        return first + 1, last
     below, above = (first, gateway - 1), (gateway + 1, last)
     return max((r for r in (below, above) if r[0] <= r[1]),
                key=lambda r: int(r[1]) - int(r[0]))
@@ -84,11 +87,22 @@ def host_address(subnet):
                                    % net)
 
 
+class InvalidIpForSubnet(exception.Invalid):
+    """Neutron's 400 for a fixed IP that is not a host address of the subnet."""
+
+    neutron_type = 'InvalidIpForSubnet'
+    msg_fmt = ('IP address %(ip)s is not a valid IP for the specified subnet '
+               '%(cidr)s.')
+
+
 def check_fixed_ip(subnet, value):
     """A fixed IP the caller asked for: a host address of the subnet that is neither
     the gateway nor the host's."""
     net = ipaddress.IPv4Network(subnet['cidr'])
-    addr = str(validation.address_in(net, value, 'fixed IP'))
+    addr = ipaddress.IPv4Address(validation.ipv4_address(value, 'fixed IP'))
+    if addr not in net or addr in (net.network_address, net.broadcast_address):
+        raise InvalidIpForSubnet(ip=addr, cidr=net)
+    addr = str(addr)
     if addr in (subnet['gateway'], host_address(subnet)):
         raise exception.Invalid(reason='fixed IP %s is the address of the subnet\'s '
                                        'gateway or DHCP server' % addr)

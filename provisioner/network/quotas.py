@@ -51,7 +51,18 @@ def check(session, project_id, resource):
 
 
 def set_limits(session, project_id, wanted):
-    """Set the project's own limits from {resource: int}; Invalid for anything else."""
+    """Set the project's own limits from {resource: int}; Invalid for anything else.
+
+    ``check_limit`` true (what ``openstack quota set`` sends unless ``--force``)
+    refuses a limit below what the project already uses, as Neutron's
+    quota-check-limit extension does; ``force`` skips that check (the default).
+    """
+    wanted = dict(wanted)
+    wanted.pop('force', None)
+    check_limit = wanted.pop('check_limit', False)
+    if not isinstance(check_limit, bool):
+        raise exception.Invalid(reason="'check_limit' must be true or false, not %r"
+                                       % (check_limit,))
     unknown = sorted(set(wanted) - set(RESOURCES))
     if unknown:
         raise exception.Invalid(reason='unknown network quota resource(s) %s; there '
@@ -62,5 +73,12 @@ def set_limits(session, project_id, wanted):
             raise exception.Invalid(reason='quota %s must be -1 (unlimited) or an '
                                            'integer of at least 0, not %r'
                                            % (resource, value))
+    used = usage(session, project_id) if check_limit else {}
+    for resource, value in sorted(wanted.items()):
+        if check_limit and value != UNLIMITED and value < used[resource]:
+            raise exception.Invalid(reason='Quota limit %d for %s must be greater than '
+                                           'or equal to already used %d'
+                                           % (value, resource, used[resource]))
+    for resource, value in wanted.items():
         session.merge(models.QuotaLimit(project_id=project_id, resource=resource,
                                         hard_limit=value))

@@ -93,6 +93,20 @@ def test_subnet_settings_and_limits(member_client):
     assert member_client.get(NET + 'subnets').json['subnets'] == []
 
 
+def test_subnet_without_gateway_or_pool(member_client):
+    # `openstack subnet create --gateway none --no-dhcp`: no pool given; the host's
+    # bridge (and DHCP server) takes the first address, the pool has the rest.
+    net, sub = _network_with_subnet(member_client, cidr='10.65.0.0/24',
+                                    gateway_ip=None, enable_dhcp=False)
+    assert (sub['gateway_ip'], sub['enable_dhcp'], sub['allocation_pools']) == (
+        None, False, [{'start': '10.65.0.2', 'end': '10.65.0.254'}])
+    port = _create(member_client, 'port', {'network_id': net['id']})
+    assert port['fixed_ips'][0]['ip_address'] == '10.65.0.2'
+    taken = member_client.post(NET + 'ports', {'port': {
+        'network_id': net['id'], 'fixed_ips': [{'ip_address': '10.65.0.1'}]}})
+    assert 'DHCP server' in _error(taken, 400, 'InvalidInput')
+
+
 def test_ports_fixed_ips_and_errors(member_client):
     net, sub = _network_with_subnet(member_client)
     port = _create(member_client, 'port', {
@@ -105,11 +119,13 @@ def test_ports_fixed_ips_and_errors(member_client):
     assert auto['fixed_ips'][0]['ip_address'] == '10.61.0.2'
     assert auto['mac_address'] == 'fa:16:3e:aa:bb:cc'
     for fixed_ip, status, kind in (('10.61.0.77', 409, 'IpAddressAlreadyAllocated'),
-                                   ('10.99.0.5', 400, 'InvalidInput'),
-                                   ('10.61.0.1', 400, 'InvalidInput')):
+                                   ('10.99.0.5', 400, 'InvalidIpForSubnet'),
+                                   ('10.61.0.255', 400, 'InvalidIpForSubnet'),
+                                   ('10.61.0.1', 400, 'InvalidInput'),
+                                   ('10.61.0.x', 400, 'InvalidInput')):
         response = member_client.post(NET + 'ports', {'port': {
             'network_id': net['id'], 'fixed_ips': [{'ip_address': fixed_ip}]}})
-        _error(response, status, kind)
+        assert fixed_ip in _error(response, status, kind)
     _error(member_client.post(NET + 'ports', {'port': {
         'network_id': net['id'], 'mac_address': 'fa:16:3e:aa:bb:cc'}}),
         409, 'MacAddressInUse')
@@ -146,6 +162,26 @@ def test_network_quotas_are_enforced(member_client, admin_client):
     assert details['network'] == {'limit': 1, 'used': 1, 'reserved': 0}
     assert admin_client.delete(NET + 'quotas/' + project).status_int == 204
     assert member_client.get(NET + 'quotas/' + project).json['quota']['network'] == 100
+
+
+def test_quota_set_as_the_openstack_client_sends_it(member_client, admin_client):
+    # `openstack quota set --networks N` adds check_limit (--force: force instead).
+    project = _create(member_client, 'network', {'name': 'first'})['project_id']
+    url = NET + 'quotas/' + project
+    response = admin_client.put(url, {'quota': {'network': 3, 'check_limit': True,
+                                                 'port': 4}})
+    assert response.status_int == 200, response.text
+    assert (response.json['quota']['network'], response.json['quota']['port']) == (3, 4)
+    message = _error(admin_client.put(url, {'quota': {'network': 0,
+                                                      'check_limit': True}}),
+                     400, 'InvalidInput')
+    assert 'Quota limit 0 for network must be greater than or equal to already used 1' \
+        in message
+    assert member_client.get(url).json['quota']['network'] == 3  # nothing changed
+    response = admin_client.put(url, {'quota': {'network': 0, 'force': True}})
+    assert response.status_int == 200 and response.json['quota']['network'] == 0
+    _error(admin_client.put(url, {'quota': {'network': 5, 'check_limit': 'yes'}}),
+           400, 'InvalidInput')
 
 
 def _user_port(wsgi_app, ids, ip):
