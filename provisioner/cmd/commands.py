@@ -332,7 +332,20 @@ def delete(args):
         output.emit(info, args.format)
     else:
         print('Instance %s (%s) deleted.' % (info['name'], info['id']))
+        _report_leftovers(info)
     return 0
+
+
+def _report_leftovers(info):
+    """What a delete could not remove stays on its host: say so, and how it goes.
+    (Only the final description of a deleted instance lists them, all-in-one.)"""
+    if info.get('vm_state') != states.DELETED:
+        return
+    for left in info.get('leftovers') or ():
+        print('Left behind: %s %s on host %s (%s); once the cause is fixed, '
+              '"provisioner audit --fix" removes it.'
+              % (left['kind'], left['name'], left['host'], left['error']),
+              file=sys.stderr)
 
 
 def list_instances(args):

@@ -169,10 +169,15 @@ def test_a_volume_a_delete_could_not_remove_is_recorded_and_fixed_by_audit(
         raise exception.HypervisorError(reason='pool gone')
 
     monkeypatch.setattr(driver.LibvirtDriver, 'delete_volume', pool_gone)
-    assert run('delete', 'vm1')[0] == 0  # the rest of the delete goes on
+    code, out, err = run('delete', 'vm1')
+    assert code == 0  # the rest of the delete goes on
     [left] = leftovers.list_open(instance_id=shown['id'])
     assert (left['kind'], left['name']) == (
         'volume', 'volume-%s.qcow2' % shown['volumes'][0]['id'])
+    # Not silent: the instance is gone, so the delete itself says what stayed.
+    assert ('Left behind: volume %s on host unit-host (Hypervisor error: pool gone); '
+            'once the cause is fixed, "provisioner audit --fix" removes it.'
+            % left['name']) in err
     monkeypatch.setattr(driver.LibvirtDriver, 'delete_volume', real_delete)
     code, listed = _audit(run, '--fix')
     assert (code, listed) == (0, [('orphan', 'volume', left['name'], 'removed')])
