@@ -258,11 +258,14 @@ class ComputeAPI:
                                             % (name, self.context.project_name))
         return flavor_row, image_row, nics
 
-    def _validate_placement(self, session, flavor_row, image_row, availability_zone):
-        # Nova's FlavorMemoryTooSmall and FlavorDiskSmallerThanMinDisk (400).
+    def _validate_placement(self, session, flavor_row, image_row, availability_zone,
+                            volume_backed=False):
+        # Nova's FlavorMemoryTooSmall and FlavorDiskSmallerThanMinDisk (400); a root
+        # on a volume is checked against min_disk by its size, not the flavor's disk.
         for needed, have, what, part in (
                 (image_row.min_ram_mib, flavor_row.ram_mib, 'MiB RAM', 'memory'),
-                (image_row.min_disk_gib, flavor_row.disk_gib, 'GiB disk', 'disk')):
+                (0 if volume_backed else image_row.min_disk_gib, flavor_row.disk_gib,
+                 'GiB disk', 'disk')):
             if needed and have < needed:
                 raise exception.Invalid(reason='Flavor\'s %s is too small for requested '
                                                'image: image %s needs at least %d %s; '
@@ -319,7 +322,8 @@ class ComputeAPI:
         with db_api.transaction() as session:
             flavor_row, image_row, nics = self._validate_boot(
                 session, name, flavor, image, networks)
-            self._validate_placement(session, flavor_row, image_row, availability_zone)
+            self._validate_placement(session, flavor_row, image_row, availability_zone,
+                                     volume_backed=boot_volume is not None)
             key = self._key_pair(session, key_name)
             request_spec = {'network_ids': [nic['network_id'] for nic in nics],
                             'nics': nics, 'volume_sizes': volume_sizes,

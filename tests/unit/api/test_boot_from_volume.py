@@ -24,13 +24,14 @@ def disk_image(cloud, tmp_path):  # noqa: F811
     return images.create('bootable', file=str(path))['id']
 
 
-def _boot(application, cloud, image, delete_on_termination, name='bfv'):  # noqa: F811
+def _boot(application, cloud, image, delete_on_termination, name='bfv',  # noqa: F811
+          size=2):
     body = {'server': {
         'name': name, 'imageRef': '', 'flavorRef': cloud['flavor'],
         'networks': [{'uuid': cloud['network']}],
         'block_device_mapping_v2': [{
             'uuid': image, 'boot_index': 0, 'source_type': 'image',
-            'destination_type': 'volume', 'volume_size': 2,
+            'destination_type': 'volume', 'volume_size': size,
             'delete_on_termination': delete_on_termination}]}}
     response = call(application, 'POST', '/compute/v2.1/servers', body, cloud['token'])
     assert response.status_int == 202, response.text
@@ -103,3 +104,27 @@ def test_boot_from_volume_bad_requests(application, cloud, disk_image):  # noqa:
                         cloud['token'])
         assert response.status_int == 400 and why in response.text, response.text
     assert _volumes(application, cloud) == []
+
+
+def test_a_boot_volume_meets_min_disk_not_the_flavor(application, cloud,  # noqa: F811
+                                                     tmp_path):
+    # The flavor has a 1 GiB disk, the image wants 3: a root volume of 3 GiB holds it
+    # (Nova checks a volume-backed root by its size, not the flavor's disk).
+    path = tmp_path / 'big.qcow2'
+    subprocess.run(['qemu-img', 'create', '-q', '-f', 'qcow2', str(path), '16M'],
+                   check=True)
+    disk_image = images.create('needs-3g', file=str(path), min_disk_gib=3)['id']
+    body = {'server': {'name': 'small', 'imageRef': '', 'flavorRef': cloud['flavor'],
+                       'networks': [{'uuid': cloud['network']}],
+                       'block_device_mapping_v2': [{
+                           'uuid': disk_image, 'boot_index': 0, 'source_type': 'image',
+                           'destination_type': 'volume', 'volume_size': 2}]}}
+    response = call(application, 'POST', '/compute/v2.1/servers', body, cloud['token'])
+    assert response.status_int == 400, response.text
+    assert 'needs 3 to' in response.json['badRequest']['message']
+    assert _volumes(application, cloud) == []
+    server_id = _boot(application, cloud, disk_image, True, size=3)
+    server = call(application, 'GET', '/compute/v2.1/servers/' + server_id,
+                  token=cloud['token']).json['server']
+    assert server['status'] == 'ACTIVE', server
+    assert [v['size'] for v in _volumes(application, cloud)] == [3]
