@@ -23,6 +23,9 @@ FORBIDDEN = {
     'provisioner.conf': '*',
     'provisioner.virt': ('provisioner.db',),
     'flows': ('provisioner.cmd', 'provisioner.api', 'provisioner.client'),
+    # A hypervisor host holds no database (issue 13 item 1; at run time too:
+    # provisioner.worker.no_database), and the engine sits above its workers.
+    'provisioner.worker': ('provisioner.db', 'provisioner.engine'),
 }
 # What the bottom layers may still use: plain helpers that import nothing above them.
 ALLOWED = {

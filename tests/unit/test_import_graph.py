@@ -83,3 +83,19 @@ def test_a_clean_tree_passes(checker, tmp_path):
 
 def test_the_project_passes(checker):
     assert checker.problems(str(_TOOL.parents[1])) == []
+
+
+def test_the_worker_is_walled_off_the_database_and_the_engine(checker, tmp_path):
+    _package(tmp_path, {
+        'provisioner/worker/endpoint.py': 'def f():\n'
+                                          '    from provisioner.db import api\n',
+        'provisioner/worker/service.py': 'from provisioner.engine import remote\n',
+        'provisioner/db/api.py': '',
+        'provisioner/engine/remote.py': '',
+    })
+    assert checker.problems(str(tmp_path), known_cycles=()) == [
+        'wall: provisioner.worker must not import provisioner.db '
+        '(provisioner/worker/endpoint.py:2 imports provisioner.db.api)',
+        'wall: provisioner.worker must not import provisioner.engine '
+        '(provisioner/worker/service.py:1 imports provisioner.engine.remote)',
+    ]
