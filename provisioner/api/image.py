@@ -194,9 +194,16 @@ def delete_image(req, image_id):
 
 # -- create, update, upload, download --------------------------------------------------
 
-# Keys of a create request that are not properties (tags are accepted, not kept).
+# Keys of a create request that are not properties.
 _CORE = ('name', 'id', 'disk_format', 'container_format', 'visibility', 'min_ram',
          'min_disk', 'protected')
+
+
+def _no_tags(tags):
+    """Tags are not kept: asking for some is refused rather than silently dropped."""
+    if tags:
+        raise wsgi.HTTPError(400, 'Image tags are not supported: use a property '
+                                  '(openstack image set --property key=value).')
 _PATCH_TYPES = ('application/openstack-images-v2.1-json-patch',
                 'application/openstack-images-v2.0-json-patch')
 
@@ -206,6 +213,7 @@ def _fields(body):
     fields = {key: body[key] for key in _CORE if body.get(key) is not None}
     if body.get('os_hidden'):
         raise wsgi.HTTPError(400, 'Hidden images (os_hidden) are not supported.')
+    _no_tags(body.get('tags'))
     extra = {k: v for k, v in body.items()
              if k not in _CORE and k not in ('tags', 'os_hidden')}
     for key in extra:
@@ -261,6 +269,7 @@ def _changes(image, ops):
                                  % op['path'])
         key = segments[0].replace('~1', '/').replace('~0', '~')
         if key == 'tags':
+            _no_tags(op.get('value') if op['op'] != 'remove' else None)
             continue
         if key in images.READ_ONLY or key.startswith('os_glance'):
             raise wsgi.HTTPError(403, 'Attribute \'%s\' is read-only.' % key)
