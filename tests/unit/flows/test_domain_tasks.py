@@ -2,6 +2,8 @@
 called directly on test:///, with the resources a real boot prepared."""
 
 import pytest
+from taskflow import retry
+from taskflow.types import failure as tf_failure
 
 from provisioner.compute import states
 from provisioner.db import api as db_api
@@ -12,6 +14,7 @@ from tests.unit.flows.conftest import boot_request
 from tests.unit.flows.conftest import run_until
 
 from flows import constants as c
+from flows.host import domain_steps
 from flows.tasks import domain_tasks
 
 _RESOURCES = (c.ROOT_DISK, c.VOLUMES, c.CONFIG_DRIVE, c.PORTS, c.IMAGE_FILES)
@@ -64,3 +67,26 @@ def test_start_wait_then_revert_then_destroy(hypervisor, prepared):
     files = domain_tasks.DeleteInstanceFiles(c.DELETE_INSTANCE_FILES)
     files.execute(instance_id=instance_id)
     files.execute(instance_id=instance_id)
+
+
+def _poll_history(*errors):
+    return retry.History([(index, {c.WAIT_FOR_BOOT: tf_failure.Failure.from_exception(
+        exc)}) for index, exc in enumerate(errors)])
+
+
+def test_power_state_poll_retries_only_not_running_yet_until_its_timeout(monkeypatch):
+    """The wait-for-boot retry controller alone: it polls 'not running yet' within
+    its timeout and hands anything else, or the timeout, to the reschedule."""
+    slept = []
+    monkeypatch.setattr(domain_tasks.time, 'sleep', slept.append)
+    poll = domain_tasks.PowerStatePoll(c.WAIT_FOR_BOOT_RETRY, timeout=1.0,
+                                       interval=0.5)
+    waiting = domain_steps.DomainNotRunningYet(instance='i', state='paused')
+    stopped = domain_steps.DomainStopped(instance='i', state='shutdown')
+    assert poll.on_failure(_poll_history(waiting)) == retry.RETRY
+    assert poll.on_failure(_poll_history(waiting, waiting)) == retry.REVERT  # timeout
+    assert poll.on_failure(_poll_history(stopped)) == retry.REVERT
+    poll.execute(_poll_history())
+    assert slept == []  # the first check runs at once
+    poll.execute(_poll_history(waiting))
+    assert slept == [0.5]
