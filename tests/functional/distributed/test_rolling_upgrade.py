@@ -2,6 +2,8 @@
 worker still runs the previous release (previous_release_worker.py), on real
 RabbitMQ, PostgreSQL and guests."""
 
+import time
+
 from tests.functional.distributed.conftest import MAIN_ENGINE
 
 OLD_HOST, OTHER_HOST = 'func-worker-b', 'func-worker-a'
@@ -15,6 +17,16 @@ def _run_previous_release(dcloud, extra_conf=''):
     dcloud.start('worker', OLD_HOST, extra_conf=extra_conf, module=MODULE)
 
 
+def _wait_for_hosts(dcloud, timeout=30):
+    """Until an engine has recorded both workers' reports (they report every
+    [worker] report_interval; run alone, no engine heard them before this test's)."""
+    deadline = time.monotonic() + timeout
+    while len(dcloud.query('SELECT name FROM hosts WHERE name IN (?, ?)',
+                           (OLD_HOST, OTHER_HOST))) < 2:
+        assert time.monotonic() < deadline, 'the workers never reported'
+        time.sleep(0.2)
+
+
 def _delete_and_check(dcloud, name):
     instance = dcloud.show(name)
     dcloud.cli('delete', instance['id'])
@@ -25,6 +37,7 @@ def test_a_capped_engine_boots_and_rolls_back_on_a_previous_release_worker(dclou
     if MAIN_ENGINE in dcloud.processes:  # only the capped engine takes the boots
         dcloud.retire(MAIN_ENGINE)
     dcloud.start('engine', CAPPED_ENGINE, extra_conf='[upgrade_levels]\nworker = 2.0\n')
+    _wait_for_hosts(dcloud)
     dcloud.cli('host', 'disable', OTHER_HOST)  # the boots must land on the old one
     # First a boot that fails after start-domain there: its undos are sent at 2.0.
     _run_previous_release(dcloud, '[fault_injection]\nfail_after_step = '
