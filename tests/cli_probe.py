@@ -16,13 +16,20 @@ with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         code = cli.main(sys.argv[1:])
     except SystemExit as exc:
         code = exc.code
-print(json.dumps({'code': code, 'output': out.getvalue(),
+try:  # the peak resident memory of this process since its exec (Linux)
+    with open('/proc/self/status') as status:
+        peak_kib = next(int(line.split()[1]) for line in status
+                        if line.startswith('VmHWM:'))
+except (OSError, StopIteration):
+    peak_kib = None
+print(json.dumps({'code': code, 'output': out.getvalue(), 'peak_rss_kib': peak_kib,
                   'modules': sorted(m for m, v in sys.modules.items() if v is not None)}))
 '''
 
 
 def probe(argv, env, timeout=120):
-    """{code, output, modules} of ``provisioner ARGV`` run by cli.main in a new process."""
+    """{code, output, peak_rss_kib, modules} of ``provisioner ARGV`` run by cli.main
+    in a new process."""
     done = subprocess.run([sys.executable, '-c', _PROBE] + list(argv), env=env,
                           capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:

@@ -44,7 +44,7 @@ def _report(label, samples):
              len(samples)), flush=True)
 
 
-def _seed_servers(context, count):
+def seed_servers(context, count):
     with db_api.transaction() as session:
         flavor = session.execute(sa.select(models.Flavor)).scalar()
         image = session.execute(sa.select(models.Image)).scalar()
@@ -102,7 +102,7 @@ def run():
         flavors.create('tiny', 1, 128, 1)
         images.create('guest', kernel=str(kernel))
         networks.create(virt.get_driver(), 'net1', '10.99.0.0/16')
-        server_id = _seed_servers(compute.context, SERVERS)
+        server_id = seed_servers(compute.context, SERVERS)
 
         server = cheroot_wsgi.Server(('127.0.0.1', 0), app.build_app(), numthreads=4)
         server.prepare()
