@@ -5,18 +5,24 @@ boot job, host-side steps travel to the worker endpoint and back, failures keep 
 type and message, and the job ends as the flow ended.
 """
 
+import base64
+import json
 import threading
 import time
 import uuid
 
-from taskflow.types import failure as tf_failure
 import pytest
+import sqlalchemy as sa
+from taskflow.types import failure as tf_failure
 
 from provisioner.catalog import hosts
 from provisioner.compute import api as compute_api
+from provisioner.db import api as db_api
+from provisioner.db import models
 from provisioner.engine import conductor
 from provisioner.engine import jobs
 from provisioner.engine import reports
+from provisioner.identity import service as identity
 from provisioner.maintenance import audit
 from provisioner import rpc
 from provisioner.worker import endpoint
@@ -141,3 +147,41 @@ def test_a_step_that_arrives_after_its_sender_gave_up_is_not_run():
         {}, 'flows.host.domain_steps.DestroyDomain', 'destroy-domain',
         {'instance_id': str(uuid.uuid4())}, deadline=time.time() - 1)
     assert worker_rpcapi.decode_result(reply).check(endpoint.StaleRequest)
+
+
+def test_only_the_config_drive_step_carries_user_data_and_no_message_a_secret(
+        cluster, conf, monkeypatch):
+    """What reaches a worker, run and undo alike (a boot, then one rolled back): the
+    user data in build-config-drive's payload only; never a password, its hash, a
+    token or the deployment's connection URLs."""
+    sent = []  # (step name, its payload as sent)
+    run, undo = endpoint.run_step, endpoint.undo_step
+
+    def recording_run(host, step, name, payload):
+        sent.append((name, json.dumps(payload)))
+        return run(host, step, name, payload)
+
+    def recording_undo(step, name, payload, result):
+        sent.append((name, json.dumps(payload)))
+        return undo(step, name, payload, result)
+
+    monkeypatch.setattr(endpoint, 'run_step', recording_run)
+    monkeypatch.setattr(endpoint, 'undo_step', recording_undo)
+    user_data = b'#cloud-config\nsecret-sauce: 42\n'
+    board = FakeBoard()
+    _run_job(board, boot_request(cluster, user_data=user_data))
+    conf.set_override('fail_after_step', ['define-domain'], 'fault_injection')
+    _run_job(board, boot_request(cluster, name='vm2', user_data=user_data))
+
+    names = {name for name, _ in sent}
+    assert {'build-config-drive', 'define-domain', 'reserve-dhcp'} <= names
+    assert len(names) < len(sent)  # undos were sent too
+    encoded = base64.b64encode(user_data).decode()
+    assert {name for name, payload in sent if encoded in payload} == \
+        {'build-config-drive'}
+    with db_api.transaction() as session:
+        hashes = session.execute(sa.select(models.User.password_hash)).scalars().all()
+    secrets = [s for s in ['admin-secret', conf.transport_url, conf.database.connection,
+                           identity.authenticate('admin', 'admin-secret', 'admin')]
+               + hashes if s]
+    assert [(name, s) for name, payload in sent for s in secrets if s in payload] == []
