@@ -11,7 +11,9 @@ Two costs of the stock SQLAlchemy backend, measured on every step of every boot:
   yields the caller's detail (``merge`` copies every field over), so one prepared
   UPDATE with bound parameters does the same work. ``update_flow_details`` rewrites
   every atom row of the flow on each flow state change (~10 ms); atoms are always
-  saved through ``update_atom_details``, so here only new atoms need inserting.
+  saved through ``update_atom_details``, so here only new atoms need inserting; which
+  atoms are stored is remembered from loading the flow and from its last save, and
+  looked up only for a flow this process neither loaded nor saved.
 * Half of the atom writes only move ``meta['progress']`` (0.0 when a task starts,
   1.0 when it ends). Nothing reads persisted progress and the next state change
   writes it anyway, so a write whose only change is progress is skipped.
@@ -64,6 +66,7 @@ _ATOM_FIELDS = ('failure', 'revert_failure', 'meta', 'name', 'results',
                 'revert_results', 'state', 'version', 'intention')
 _FLOW_FIELDS = ('meta', 'name', 'state')
 _WRITTEN_MAX = 4096
+_STORED_FLOWS_MAX = 1024
 
 
 def _prepared_update(table, fields):
@@ -98,6 +101,9 @@ class FastConnection(impl_sqlalchemy.Connection):
         self._fences = {}
         # atom uuid -> what was last written, progress aside; bounded for daemons.
         self._written = collections.OrderedDict()
+        # flow uuid -> uuids of its atoms known to be stored; bounded for daemons.
+        self._stored_atoms = collections.OrderedDict()
+        self._stored_lock = threading.Lock()
 
     def fence(self, flow_detail, lease):
         """Make every later write of this flow conditional on holding ``lease``."""
@@ -159,9 +165,12 @@ class FastConnection(impl_sqlalchemy.Connection):
                 if not updated:
                     raise tf_exc.NotFound('No flow details found with uuid %s'
                                           % flow_detail.uuid)
-                stored = set(conn.execute(
-                    sa.select(atoms.c.uuid)
-                    .where(atoms.c.parent_uuid == flow_detail.uuid)).scalars())
+                atom_uuids = {atom_detail.uuid for atom_detail in flow_detail}
+                stored = self._known_stored(flow_detail.uuid)
+                if stored is None:
+                    stored = set(conn.execute(
+                        sa.select(atoms.c.uuid)
+                        .where(atoms.c.parent_uuid == flow_detail.uuid)).scalars())
                 new_rows = [self._atom_row(atom_detail, flow_detail.uuid)
                             for atom_detail in flow_detail
                             if atom_detail.uuid not in stored]
@@ -173,7 +182,38 @@ class FastConnection(impl_sqlalchemy.Connection):
         except sa.exc.SQLAlchemyError as exc:
             raise tf_exc.StorageFailure('Failed updating flow details with uuid %s'
                                         % flow_detail.uuid, exc)
+        # Committed: every atom of the flow is stored now.
+        self._remember_stored(flow_detail.uuid, stored | atom_uuids)
         return flow_detail
+
+    def _known_stored(self, flow_uuid):
+        """The uuids of the flow's stored atoms, or None when this process does not
+        know them (it neither loaded nor saved the flow lately)."""
+        with self._stored_lock:
+            return self._stored_atoms.get(flow_uuid)
+
+    def get_flow_details(self, fd_uuid, lazy=False):
+        flow_detail = super().get_flow_details(fd_uuid, lazy=lazy)
+        if not lazy:
+            # The flow's one writer (its lock or lease holder) loads it before it
+            # writes: its atoms as stored now are all it will find stored.
+            self._remember_stored(flow_detail.uuid,
+                                  {atom_detail.uuid for atom_detail in flow_detail})
+        return flow_detail
+
+    def _remember_stored(self, flow_uuid, atom_uuids):
+        with self._stored_lock:
+            self._stored_atoms[flow_uuid] = frozenset(atom_uuids)
+            self._stored_atoms.move_to_end(flow_uuid)
+            if len(self._stored_atoms) > _STORED_FLOWS_MAX:
+                self._stored_atoms.popitem(last=False)
+
+    def destroy_logbook(self, book_uuid):
+        # Its flows' atoms are gone: a flow of the same uuid saved again (a test
+        # database reused) must not be thought stored.
+        with self._stored_lock:
+            self._stored_atoms.clear()
+        return super().destroy_logbook(book_uuid)
 
 
 class CachedSQLAlchemyBackend(impl_sqlalchemy.SQLAlchemyBackend):
@@ -231,10 +271,12 @@ def fenced(flow_detail, lease):
         connection.unfence(flow_detail)
 
 
-def create_flow_detail(book_name, flow_name, book_uuid, flow_uuid=None):
-    """A new logbook (one per instance) holding one new flow detail; returns it."""
+def create_flow_detail(book_name, flow_name, book_uuid, flow_uuid=None, meta=None):
+    """A new flow detail (with ``meta``) in the instance's logbook, created when
+    missing, all in one transaction; returns it."""
     book = tf_models.LogBook(book_name, uuid=book_uuid)
     flow_detail = tf_models.FlowDetail(flow_name, uuid=flow_uuid or str(uuid.uuid4()))
+    flow_detail.meta = meta
     book.add(flow_detail)
     with contextlib.closing(get_backend().get_connection()) as conn:
         conn.save_logbook(book)

@@ -62,13 +62,16 @@ def prepare_boot(instance_id, flow_uuid):
 
 
 def _save_flow(instance_id, flow_uuid, flow_name, factory, factory_args=()):
-    """A new flow detail in the instance's logbook, rebuildable from its factory."""
-    flow_detail = persistence.create_flow_detail(
+    """A new flow detail in the instance's logbook, rebuildable from its factory.
+
+    The factory is saved with the flow detail, in one transaction: a flow detail
+    without its factory could never be loaded.
+    """
+    factory_holder = tf_models.FlowDetail(flow_name, uuid=flow_uuid)
+    engines.save_factory_details(factory_holder, factory, list(factory_args), {})
+    return persistence.create_flow_detail(
         'instance-%s' % instance_id, flow_name, book_uuid=instance_id,
-        flow_uuid=flow_uuid)
-    engines.save_factory_details(flow_detail, factory, list(factory_args), {},
-                                 backend=persistence.get_backend())
-    return flow_detail
+        flow_uuid=flow_uuid, meta=factory_holder.meta)
 
 
 _executor = None

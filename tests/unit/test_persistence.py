@@ -86,3 +86,62 @@ def test_progress_only_changes_are_not_written():
     # Per task, RUNNING and SUCCESS are written; the progress updates at 0.0 and 1.0
     # (stock TaskFlow writes those too: 4 per task) are not. Plus one: the store.
     assert len(statements) == 3 * 2 + 1
+
+
+def _statements_during(func, prefix):
+    statements = []
+
+    def record(conn, cursor, statement, *args):
+        if statement.startswith(prefix):
+            statements.append(statement)
+
+    event.listen(db_api.get_engine(), 'before_cursor_execute', record)
+    try:
+        func()
+    finally:
+        event.remove(db_api.get_engine(), 'before_cursor_execute', record)
+    return statements
+
+
+def test_stored_atoms_are_looked_up_only_for_a_flow_showing_new_atoms():
+    backend = persistence.get_backend()
+    flow_detail = persistence.create_flow_detail('book4', 'demo', book_uuid=None)
+    engines.save_factory_details(flow_detail, make_flow, [], {}, backend=backend)
+    lookups = _statements_during(
+        lambda: _load(persistence.get_flow_detail(flow_detail.uuid)).run(),
+        'SELECT atomdetails.uuid')
+    # Loading the flow told which atoms are stored: the engine's saves (new atoms,
+    # the store, then flow state changes) insert the new ones without looking.
+    assert lookups == []
+    persistence.reset()  # a new process knows nothing stored: it looks again
+    reloaded = persistence.get_flow_detail(flow_detail.uuid)
+    persistence.reset()
+    conn = persistence.get_backend().get_connection()
+    lookups = _statements_during(lambda: conn.update_flow_details(reloaded),
+                                 'SELECT atomdetails.uuid')
+    inserts = _statements_during(lambda: conn.update_flow_details(reloaded),
+                                 'INSERT INTO atomdetails')
+    assert len(lookups) == 1 and inserts == []
+    assert {ad.name for ad in persistence.get_flow_detail(flow_detail.uuid)} >= {
+        'one', 'two', 'three'}
+
+
+def test_a_flow_detail_is_saved_with_its_factory_in_one_transaction():
+    from provisioner.engine import runner
+    begins = []
+
+    def on_begin(conn):
+        begins.append(conn)
+
+    event.listen(db_api.get_engine(), 'begin', on_begin)
+    try:
+        runner._save_flow('b5a1c43f-0000-4000-8000-000000000005',
+                          'f5a1c43f-0000-4000-8000-000000000005', 'demo', make_flow)
+    finally:
+        event.remove(db_api.get_engine(), 'begin', on_begin)
+    assert len(begins) == 1
+    saved = persistence.get_flow_detail('f5a1c43f-0000-4000-8000-000000000005')
+    assert saved.meta['factory']['name'].endswith('make_flow')
+    engine = _load(saved)
+    engine.run()
+    assert engine.storage.fetch('c') == 4

@@ -83,8 +83,10 @@ def test_before_commit_runs_inside_the_taking_transaction():
 def test_postgresql_ends_transactions_left_idle_by_a_stalled_engine(monkeypatch):
     from provisioner.db import api as db_api
     created = {}
+    real_create_engine = db_api.sa.create_engine
     monkeypatch.setattr(db_api.sa, 'create_engine',
-                        lambda url, **kwargs: created.update(kwargs))
+                        lambda url, **kwargs: created.update(kwargs)
+                        or real_create_engine('sqlite://'))
     monkeypatch.setattr(db_api, '_idle_transaction_timeout', 3.0)
     db_api._create_engine('postgresql+psycopg2://user@db/provisioner')
     assert created['connect_args'] == {
