@@ -15,6 +15,7 @@ API version history:
 import threading
 
 from provisioner.conf import CONF
+from provisioner import exception
 from provisioner import rpc
 
 NAMESPACE = 'maintenance'
@@ -45,6 +46,10 @@ def _client(topic):
         return client
 
 
+class ConsoleUnavailable(exception.Conflict):
+    """The host's worker cannot be asked for a console log now (409, as Nova's)."""
+
+
 class HostMaintenanceAPI:
     """Calls the worker of one host (no database there: data in, data out)."""
 
@@ -68,9 +73,26 @@ class HostMaintenanceAPI:
                                                  network_id=network_id)
 
     def console_output(self, host, instance_id):
-        """The text of the instance's console log on ``host`` ('' if none yet)."""
-        return self._prepare(host, version='1.1').call({}, 'console_output',
-                                                       instance_id=instance_id)
+        """The text of the instance's console log on ``host`` ('' if none yet).
+
+        ConsoleUnavailable, saying why, while this process may not send 1.1
+        (``[upgrade_levels] maintenance``) or the host's worker does not answer.
+        """
+        client = _client(CONF.worker.topic)
+        if not client.can_send_version('1.1'):
+            raise ConsoleUnavailable(reason=(
+                'Console output of instance %s is not available yet: it is read by '
+                'the worker of host %s with maintenance RPC 1.1, and [upgrade_levels] '
+                'maintenance caps this service at %s; retry once the upgrade is '
+                'done.' % (instance_id, host, CONF.upgrade_levels.maintenance)))
+        try:
+            return self._prepare(host, version='1.1').call({}, 'console_output',
+                                                           instance_id=instance_id)
+        except rpc.messaging_errors() as exc:
+            raise ConsoleUnavailable(reason=(
+                'Console output of instance %s is not available: the worker of host '
+                '%s did not answer (%s); is provisioner-worker running there?'
+                % (instance_id, host, type(exc).__name__))) from None
 
     def teardown(self, host):
         """Remove every pool, network and file of this deployment on ``host``."""

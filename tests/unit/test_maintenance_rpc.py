@@ -75,5 +75,20 @@ def test_the_host_reads_its_instances_console_log(served, conf):
         log.write(b'login: \xff<b>\n')
     assert workers.console_output(conf.host, instance_id) == 'login: \ufffd<b>\n'
     conf.set_override('maintenance', '1.0', 'upgrade_levels')  # an older worker's
-    with pytest.raises(rpc.messaging().RPCVersionCapError):
+    with pytest.raises(rpcapi.ConsoleUnavailable) as err:
         workers.console_output(conf.host, instance_id)
+    assert str(err.value) == (
+        'Console output of instance %s is not available yet: it is read by the '
+        'worker of host %s with maintenance RPC 1.1, and [upgrade_levels] maintenance '
+        'caps this service at 1.0; retry once the upgrade is done.'
+        % (instance_id, conf.host))
+
+
+def test_a_console_whose_worker_does_not_answer_says_so(served, conf):
+    instance_id = str(uuid.uuid4())
+    with pytest.raises(rpcapi.ConsoleUnavailable) as err:
+        rpcapi.HostMaintenanceAPI(timeout=1).console_output('gone-host', instance_id)
+    assert str(err.value) == (
+        'Console output of instance %s is not available: the worker of host '
+        'gone-host did not answer (MessagingTimeout); is provisioner-worker running '
+        'there?' % instance_id)
