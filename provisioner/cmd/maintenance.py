@@ -114,11 +114,29 @@ def audit(args):
     return 1 if remaining or unreachable else 0
 
 
+def _teardown_on_host(host):
+    """Have ``host`` remove what this deployment made there; distributed, an unknown
+    host or a worker that does not answer is one line saying so."""
+    api = _host_api()
+    if not rpc.is_distributed():
+        return api.teardown(host)
+    from provisioner.catalog import hosts
+    if host not in {h['name'] for h in hosts.list_all()}:
+        raise exception.NotFound(kind='Host', name=host)
+    try:
+        return api.teardown(host)
+    except rpc.messaging_errors() as exc:
+        raise exception.Conflict(reason=(
+            'host %s: its worker did not answer (%s); a teardown runs on the host '
+            'itself: start provisioner-worker there and try again.'
+            % (host, type(exc).__name__))) from None
+
+
 def host_teardown(args):
     """Remove this deployment's pools, networks and files from an unused host."""
     from provisioner.maintenance import teardown
     _authorize(args)
-    removed = teardown.teardown(args.name, _host_api().teardown)
+    removed = teardown.teardown(args.name, _teardown_on_host)
     if args.format == 'json':
         output.emit({'host': args.name, 'removed': removed}, 'json')
     else:

@@ -301,3 +301,22 @@ def test_distributed_audit_asks_each_live_hosts_worker_and_names_the_down_ones(
     code, out, err = run('audit', '--fix')
     assert code == 1 and 'Host away is down' in err
     assert asked == ['up'] and 'removed' in out
+
+
+def test_a_distributed_teardown_of_an_unknown_or_silent_host_says_so(
+        run, monkeypatch):  # noqa: F811
+    from provisioner.cmd import maintenance as maintenance_cli
+    from provisioner import rpc
+
+    _hosts_up_and_away()
+
+    class SilentWorkers:
+        def teardown(self, host):
+            raise rpc.messaging().MessagingTimeout('no reply')
+
+    monkeypatch.setattr(rpc, 'is_distributed', lambda: True)
+    monkeypatch.setattr(maintenance_cli, '_host_api', SilentWorkers)
+    assert run('host', 'teardown', 'nope')[::2] == (3, 'Error: Host nope not found.\n')
+    assert run('host', 'teardown', 'away')[::2] == (
+        4, 'Error: host away: its worker did not answer (MessagingTimeout); a teardown '
+           'runs on the host itself: start provisioner-worker there and try again.\n')
