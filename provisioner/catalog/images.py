@@ -359,8 +359,15 @@ def data_path(image, part=None):
 
 
 def _users_of_file(session, row):
-    """Instances booted from the image, and images that boot with its file."""
+    """Instances booted from the image, images that boot with its file, and volumes
+    still to be made from it (a volume copies its image at its first attachment)."""
     users = [common.instances_using(models.Instance.image_id)(session, row)]
+    waiting = session.execute(sa.select(models.Volume.id).where(
+        models.Volume.image_id == row.id, models.Volume.host.is_(None))
+        .order_by(models.Volume.id)).scalars().all()
+    if waiting:
+        users.append('volume %s (a volume copies its image when first attached)'
+                     % ', '.join(waiting))
     if row.store_path:
         others = session.execute(sa.select(models.Image.name).where(
             models.Image.id != row.id, sa.or_(

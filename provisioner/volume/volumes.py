@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.db import models
+from provisioner import exception
 from provisioner import naming
 
 
@@ -91,6 +92,11 @@ def source(volume_id):
         info = {'size_gib': row.size_gib, 'fresh': row.host is None}
         image = (session.get(models.Image, row.image_id)
                  if row.image_id and row.host is None else None)
+        if row.image_id and row.host is None and image is None:
+            # Never a blank disk in place of the image the volume was made from.
+            raise exception.ImageInvalid(
+                image=row.image_id, reason='it was deleted before volume %s, made from '
+                                           'it, was first attached' % volume_id)
         if image is not None:
             info.update(image_id=image.id, image_path=image.disk_path,
                         image_sha256=image.disk_sha256, image_format=image.disk_format)

@@ -22,6 +22,8 @@ from provisioner.compute import instances
 from provisioner.compute import quotas
 from provisioner.compute import states
 from provisioner.conf import CONF
+from provisioner.db import api as db_api
+from provisioner.db import models
 from provisioner.engine import persistence
 from provisioner.engine import runner
 from provisioner.identity import service as identity
@@ -278,6 +280,44 @@ def test_a_volume_from_an_image_is_a_full_copy_made_at_its_first_attachment(
     info = json.loads(subprocess.run(['qemu-img', 'info', '--output=json', str(copy)],
                                      capture_output=True, check=True).stdout)
     assert 'backing-filename' not in info  # a full copy, not an overlay
+
+
+def _image_file(vcloud, name):
+    source = vcloud['tmp'] / (name + '.qcow2')
+    subprocess.run(['qemu-img', 'create', '-q', '-f', 'qcow2', str(source), '16M'],
+                   check=True)
+    return images.create(name, file=str(source))['id']
+
+
+def test_an_image_a_volume_still_has_to_copy_is_not_deleted(application, vcloud):
+    image_id = _image_file(vcloud, 'source')
+    volume = create(application, vcloud, size=1, imageRef=image_id)
+    image_url = '/image/v2/images/' + image_id
+    refused = call(application, 'DELETE', image_url, token=vcloud['token'])
+    assert refused.status_int == 409, refused.text
+    assert volume['id'] in refused.json['message']  # Glance's body, naming the volume
+    assert call(application, 'GET', image_url, token=vcloud['token']).status_int == 200
+    server_id = boot(vcloud)
+    assert attach(application, vcloud, server_id, volume['id']).status_int == 200
+    assert show(application, vcloud, volume['id'])['status'] == 'in-use'
+    # Made: the volume has its own copy, the image may go.
+    assert call(application, 'DELETE', image_url, token=vcloud['token']).status_int \
+        == 204
+
+
+def test_a_volume_whose_image_vanished_is_not_made_blank(application, vcloud):
+    image_id = _image_file(vcloud, 'gone')
+    volume = create(application, vcloud, size=1, imageRef=image_id)
+    with db_api.transaction() as session:  # as an image deleted before this check
+        session.delete(session.get(models.Image, image_id))
+    server_id = boot(vcloud)
+    attach(application, vcloud, server_id, volume['id'])
+    shown = show(application, vcloud, volume['id'])
+    assert (shown['status'], shown['attachments']) == ('available', [])
+    assert not virt.get_driver().volume_exists(volume['id'])
+    [action] = [a for a in actions.list_for(server_id)
+                if a['action'] == 'attach_volume']
+    assert 'deleted before volume %s' % volume['id'] in action['message']
 
 
 def test_a_volume_on_another_host_is_not_attached_here(application, vcloud):
