@@ -1,11 +1,12 @@
 """What this deployment holds on its host, and how to remove one piece of it.
 
-The inventory lists, without any database: libvirt domains whose console log lies
-under this deployment's state_path, the libvirt networks named with its prefix and
-their DHCP host entries, the volumes of its two pools, and the instance directories
-(and config drives) under state_path/instances. Another deployment on the same host
-has another prefix and another state_path: none of its resources is ever listed, so
-none is ever removed (provisioner.virt.deployment).
+The inventory lists, without any database: libvirt domains whose console log is
+this deployment's (state_path/instances/<uuid>/console.log), the libvirt networks
+named with its prefix and their DHCP host entries, the volumes of its two pools, and
+the instance directories (and config drives) under state_path/instances. Another
+deployment on the same host has another prefix and another state_path (even one
+inside this one's): none of its resources is ever listed, so none is ever removed
+(provisioner.virt.deployment).
 
 Names are the ones the leftovers table records (provisioner.compute.leftovers).
 """
@@ -83,9 +84,17 @@ def _domains(driver, now):
         instance_id = _uuid(xml.findtext('uuid') or '')
         console = xml.find('devices/serial/source')
         path = console.get('path') if console is not None else None
-        if instance_id and deployment.under_state_path(path):
+        if instance_id and _own_console_log(driver, instance_id, path):
             yield Resource(DOMAIN, domain.name(), instance_id, detail=path,
                            age=_age(driver.instance_dir(instance_id), now))
+
+
+def _own_console_log(driver, instance_id, path):
+    """Whether ``path`` is exactly where this deployment keeps the instance's console
+    log: lying under state_path is not enough, as another deployment's state_path
+    may lie inside this one's."""
+    return deployment.under_state_path(path) and os.path.realpath(path) == \
+        os.path.realpath(driver.console_log_path(instance_id))
 
 
 def _pool_volumes(driver, kind, now):

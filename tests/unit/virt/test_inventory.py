@@ -63,6 +63,15 @@ def test_another_deployments_domain_network_and_pool_are_never_listed(
     assert inv.collect(driver) == []
 
 
+def test_a_domain_of_a_deployment_whose_state_path_lies_inside_ours_is_not_ours(
+        driver, conf):
+    nested = os.path.join(conf.state_path, 'test-cloud', 'state')
+    other = str(uuid.uuid4())
+    _define(driver, other, console_log=os.path.join(nested, 'instances', other,
+                                                    'console.log'))
+    assert inv.collect(driver) == []
+
+
 def test_the_prefix_is_derived_from_state_path_unless_set(driver, conf, tmp_path):
     conf.clear_override('resource_prefix', 'libvirt')
     first = driver.resource_prefix()
