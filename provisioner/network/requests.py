@@ -15,6 +15,13 @@ from provisioner.network import quotas
 from provisioner.network import service
 
 
+class FixedIpAlreadyInUse(exception.Invalid):
+    """Nova's 400 for a boot asking for a fixed IP another port holds (the port API
+    answers Neutron's 409 IpAddressAlreadyAllocated)."""
+
+    msg_fmt = 'Fixed IP address %(address)s is already in use on network %(network)s.'
+
+
 def _port(session, context, port_id):
     port = session.get(models.Port, port_id)
     if port is None or not (context.is_admin or port.project_id == context.project_id):
@@ -38,9 +45,7 @@ def _network(session, context, ref, fixed_ip=None):
         if session.execute(sa.select(models.Port.id).where(
                 models.Port.network_id == net.id,
                 models.Port.ip == nic['fixed_ip'])).first():
-            raise ipam.IpAddressAlreadyAllocated(
-                reason='Fixed IP address %s is already in use on network %s.'
-                       % (nic['fixed_ip'], net.name))
+            raise FixedIpAlreadyInUse(address=nic['fixed_ip'], network=net.name)
     return nic
 
 

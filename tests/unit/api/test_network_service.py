@@ -229,13 +229,16 @@ def test_a_boot_with_a_fixed_ip_and_refusals(application, cloud):  # noqa: F811
     assert address['addr'] == '10.66.0.60'
     with db_api.transaction() as session:
         instances_before = session.query(models.Instance).count()
-    for nic, status in (({'uuid': cloud['network'], 'fixed_ip': '10.66.0.60'}, 409),
+    # Nova's answers: FixedIpAlreadyInUse and an IP outside the subnet are 400.
+    for nic, status in (({'uuid': cloud['network'], 'fixed_ip': '10.66.0.60'}, 400),
                         ({'uuid': cloud['network'], 'fixed_ip': '10.67.0.5'}, 400),
                         ({'port': 'no-such-port'}, 400)):
         response = call(application, 'POST', '/compute/v2.1/servers', {'server': {
             'name': 'vm-x', 'imageRef': cloud['image'], 'flavorRef': cloud['flavor'],
             'networks': [nic]}}, cloud['token'])
         assert response.status_int == status, (nic, response.text)
+        assert nic.get('fixed_ip', nic.get('port')) in \
+            response.json['badRequest']['message']
     with db_api.transaction() as session:
         assert session.query(models.Instance).count() == instances_before
     assert call(application, 'DELETE', '/compute/v2.1/servers/' + server_id,
