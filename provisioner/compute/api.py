@@ -309,11 +309,12 @@ class ComputeAPI:
             'availability_zone': availability_zone, 'server_group': server_group,
             'properties': properties, 'key_name': key_name})
         volume_sizes = request['volume_sizes']
-        # References are checked before anything is written, even the host's capacity.
-        with db_api.transaction() as session:
-            self._validate_boot(session, name, flavor, image, networks)
-            self._key_pair(session, key_name)
         if self.local_hypervisor:
+            # References are checked before anything is written, even the host's
+            # capacity (elsewhere the transaction below checks them before its writes).
+            with db_api.transaction() as session:
+                self._validate_boot(session, name, flavor, image, networks)
+                self._key_pair(session, key_name)
             # Asking the hypervisor first means "libvirtd is down" creates nothing.
             driver = virt.get_driver()
             driver.check_state_path()

@@ -129,6 +129,8 @@ class Conductor:
             return len(self._running) >= CONF.engine.max_concurrent_flows
 
     def _claim_jobs(self):
+        if self._full():
+            return  # no room: listing the jobboard would be wasted (it grows with it)
         for job in self._board.iterjobs(only_unclaimed=True, ensure_fresh=True):
             if self._stopping.is_set() or self._full():
                 return
