@@ -1,8 +1,15 @@
-"""Distributed mode: takeover after kill -9, boot throughput, RPC cost per step.
+"""Distributed mode: takeover after kill -9, boot throughput, RPC cost per step, and
+how cost grows with the boots in flight (issue 12 item 4).
 
 Two engines and two workers run as the real daemons against this machine's
 PostgreSQL, RabbitMQ and Redis (tests/deployment.py); the workers' hypervisor is
 libvirt's test:/// driver, so what is measured is provisioner's own machinery.
+
+The scale curve submits 1, 10, 100 and then, when the rate seen at 100 says it
+takes under IN_FLIGHT_BUDGET_S, 1,000 boots at once; for each: boots/s (first
+request to last boot finished), the p99 and median of the recorded step durations
+(instance events), and the p99 of whole boots (request to launched_at). The engines'
+RSS is read from /proc before and after each level.
 """
 
 import concurrent.futures
@@ -14,9 +21,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import uuid
 
 from tests.bench import common
+from tests.bench import report
 from tests import deployment
 
 ENGINES = ('bench-engine-a', 'bench-engine-b')
@@ -24,6 +33,8 @@ WORKERS = ('bench-worker-a', 'bench-worker-b')
 BOOTS = 100
 CLIENT_THREADS = 8
 TAKEOVERS = 7
+IN_FLIGHT = (1, 10, 100, 1000)
+IN_FLIGHT_BUDGET_S = 240  # a level expected to take longer is skipped (and said so)
 
 
 def _cli(dep, *args):
@@ -94,6 +105,69 @@ def throughput(dep, api):
     for fault, count in dep.query('SELECT fault, count(*) FROM instances WHERE '
                                   "vm_state = 'error' GROUP BY fault"):
         print('  %d ended in error: %s' % (count, fault))
+    return {'boots': BOOTS, 'elapsed_s': elapsed, 'boots_per_s': BOOTS / elapsed,
+            'accepted_per_s': BOOTS / posted, 'end_states': states}
+
+
+def _engine_rss_mib(dep):
+    rss = {}
+    for host in ENGINES:
+        proc = dep.processes.get(host)
+        try:
+            with open('/proc/%d/status' % proc.pid) as status:
+                rss[host] = next(int(line.split()[1]) for line in status
+                                 if line.startswith('VmRSS:')) / 1024.0
+        except (AttributeError, OSError, StopIteration):
+            pass
+    return rss
+
+
+def _latencies(dep, ids):
+    """(step durations in ms, whole boots in s) recorded for these instances."""
+    steps = [row[0] * 1000 for row in dep.query(
+        'SELECT EXTRACT(EPOCH FROM finished_at - started_at) FROM instance_events '
+        'WHERE instance_id = ANY(?) AND finished_at IS NOT NULL', (list(ids),))]
+    boots = [row[0] for row in dep.query(
+        'SELECT EXTRACT(EPOCH FROM launched_at - created_at) FROM instances '
+        'WHERE id = ANY(?) AND launched_at IS NOT NULL', (list(ids),))]
+    return [float(v) for v in steps], [float(v) for v in boots]
+
+
+def in_flight_curve(dep, api, booted_before):
+    """Boots/s and latencies at each level of IN_FLIGHT; engine RSS along the way."""
+    levels, rss = [], [{'boots': booted_before, 'mib': _engine_rss_mib(dep)}]
+    booted, rate = booted_before, None
+    for count in IN_FLIGHT:
+        if rate and count / rate > IN_FLIGHT_BUDGET_S:
+            reason = ('expected to take %.0f s at %.1f boots/s (budget %d s)'
+                      % (count / rate, rate, IN_FLIGHT_BUDGET_S))
+            print('%d boots in flight: skipped, %s' % (count, reason), flush=True)
+            levels.append({'boots': count, 'skipped': reason})
+            continue
+        started = time.monotonic()
+        names = ['fl%d-%d-%s' % (count, n, uuid.uuid4().hex[:4]) for n in range(count)]
+        with concurrent.futures.ThreadPoolExecutor(CLIENT_THREADS) as pool:
+            ids = list(pool.map(lambda name: api.create_instance(
+                name, 'nano', 'guest', ['net1']), names))
+        states = _wait_done(dep, ids, timeout=max(600, count * 2))
+        elapsed = time.monotonic() - started
+        rate = count / elapsed
+        steps, boots = _latencies(dep, ids)
+        booted += count
+        level = {'boots': count, 'elapsed_s': elapsed, 'boots_per_s': rate,
+                 'step_p99_ms': report.percentile(steps, 0.99),
+                 'step_median_ms': statistics.median(steps),
+                 'boot_p99_s': report.percentile(boots, 0.99) if boots else float('nan'),
+                 'end_states': states}
+        levels.append(level)
+        rss.append({'boots': booted, 'mib': _engine_rss_mib(dep)})
+        print('%4d boots in flight: %.1f s = %.1f boots/s; step p99 %.1f ms (median %.1f '
+              'ms, %d steps); whole boot p99 %.2f s; end states %s; engine RSS %s'
+              % (count, elapsed, rate, level['step_p99_ms'], level['step_median_ms'],
+                 len(steps), level['boot_p99_s'], states,
+                 ', '.join('%s %.0f MiB' % kv for kv in sorted(rss[-1]['mib'].items()))),
+              flush=True)
+    return levels, rss
 
 
 def takeover(dep, api):
@@ -118,6 +192,7 @@ def takeover(dep, api):
         assert states == {'active': 1}, states
     print('takeover after kill -9 (claim_ttl default), kill to active: %s'
           % common.summary(samples), flush=True)
+    return samples
 
 
 def rpc_step_cost(dep):
@@ -145,9 +220,10 @@ def rpc_step_cost(dep):
             task.execute(str(uuid.uuid4()))
             local_ms.append((time.perf_counter() - began) * 1000)
     print('host-side step, in-process: %s' % common.summary(local_ms))
+    overhead = statistics.median(remote_ms) - statistics.median(local_ms)
     print('host-side step through the RPC executor: %s; overhead %.2f ms per step'
-          % (common.summary(remote_ms),
-             statistics.median(remote_ms) - statistics.median(local_ms)), flush=True)
+          % (common.summary(remote_ms), overhead), flush=True)
+    return overhead
 
 
 def run():
@@ -156,16 +232,23 @@ def run():
         dep = deployment.Deployment(root, root / 'state', 'test:///default', 'pbd')
     except (deployment.Unavailable, ImportError) as exc:
         print('skipped: %s' % exc)
-        return
+        return {'skipped': str(exc)}
+    figures = {}
     try:
         _prepare(dep, root)
         for host in ENGINES:
             dep.start('engine', host)
         api = _client(dep)
-        rpc_step_cost(dep)
-        throughput(dep, api)
-        takeover(dep, api)
+        figures['rpc_overhead_ms'] = rpc_step_cost(dep)
+        figures.update(throughput(dep, api))
+        figures['in_flight'], figures['engine_rss'] = in_flight_curve(
+            dep, api, figures['boots'])
+        figures['takeover_ms'] = takeover(dep, api)
+    except Exception as exc:  # what was measured before still goes in the table
+        traceback.print_exc()
+        figures['error'] = '%s: %s' % (type(exc).__name__, exc)
     finally:
         dep.destroy(os.environ.get('PROVISIONER_BENCH_LOG_DIR'))
         import shutil
         shutil.rmtree(root, ignore_errors=True)
+    return figures

@@ -1,11 +1,14 @@
-"""Host selection over 10,000 hosts, and claim throughput under contention.
+"""Host selection over 10,000 and 100,000 hosts, and claim throughput under contention.
 
 Selection: the scheduler's two queries (measure the candidates, then the best few in
 weight order) against 10,000 host rows, all of which pass the filters -- the worst
-case for the weighing. Claims: 16 threads claim and release on 4 hosts as fast as
-they can, every claim an atomic conditional UPDATE.
+case for the weighing; then, on PostgreSQL (where a deployment of that size keeps
+its database), against 100,000 (issue 12 item 4's scale curve). Claims: 16 threads
+claim and release on 4 hosts as fast as they can, every claim an atomic conditional
+UPDATE.
 """
 
+import statistics
 import threading
 import time
 import uuid
@@ -24,11 +27,13 @@ from tests import deployment
 
 HOSTS = 10_000
 SELECTIONS = 200
+MANY_HOSTS = 100_000
+MANY_SELECTIONS = 20  # each reads 100,000 rows: bounded time
 CLAIM_THREADS = 16
 CLAIMS_PER_THREAD = 50
 
 
-def _add_hosts(n):
+def _add_hosts(n, first=0):
     now = models.utcnow()
     rows = [{'id': str(uuid.uuid4()), 'name': 'host-%05d' % i, 'vcpus': 32 + i % 32,
              'memory_mib': 65536 + (i * 977) % 65536, 'disk_gib': 2000,
@@ -36,17 +41,17 @@ def _add_hosts(n):
              'cpu_allocation_ratio': 4.0, 'ram_allocation_ratio': 1.0,
              'disk_allocation_ratio': 1.0, 'hypervisor_type': 'qemu', 'arch': 'x86_64',
              'enabled': True, 'updated_at': now, 'availability_zone': 'nova'}
-            for i in range(n)]
+            for i in range(first, first + n)]
     with db_api.connection() as conn:
         conn.execute(sa.insert(models.Host), rows)
 
 
-def _selection_times():
+def _selection_times(runs=SELECTIONS):
     from provisioner.catalog import hosts
     spec = filters.RequestSpec(vcpus=2, ram_mib=2048, disk_gib=20,
                                alive_since=hosts.down_cutoff())
     times = []
-    for i in range(SELECTIONS + 5):
+    for i in range(runs + 5):
         start = time.perf_counter()
         chosen = manager.select_hosts(spec)
         if i >= 5:
@@ -81,7 +86,16 @@ def _claim_throughput(api):
     return 2 * CLAIM_THREADS * CLAIMS_PER_THREAD / elapsed
 
 
-def _run_on(label, connection):
+def _selection_point(label, hosts, times):
+    print('%s: host selection over %d hosts: %s' % (label, hosts, common.summary(times)),
+          flush=True)
+    return {'backend': label, 'hosts': hosts, 'median_ms': statistics.median(times),
+            'p90_ms': sorted(times)[int(round(0.9 * (len(times) - 1)))],
+            'runs': len(times)}
+
+
+def _run_on(label, connection, many_hosts=False):
+    """Selection points (and claims/s) on one database; 100,000 hosts if asked."""
     with common.deployment('test:///default') as (root, api):
         if connection:
             CONF.set_override('connection', connection, 'database')
@@ -102,17 +116,27 @@ def _run_on(label, connection):
         images.create('guest', kernel=str(kernel))
         networks.create(virt.get_driver(), 'net1', '10.97.0.0/22')
         _add_hosts(HOSTS)
-        times = _selection_times()
+        points = [_selection_point(label, HOSTS, _selection_times())]
         per_second = _claim_throughput(api)
-    print('%s: host selection over %d hosts: %s' % (label, HOSTS, common.summary(times)))
-    print('%s: claim + release, %d threads on 4 hosts: %.0f operations/s'
-          % (label, CLAIM_THREADS, per_second))
+        print('%s: claim + release, %d threads on 4 hosts: %.0f operations/s'
+              % (label, CLAIM_THREADS, per_second), flush=True)
+        if many_hosts:
+            for first in range(HOSTS, MANY_HOSTS, HOSTS):
+                _add_hosts(HOSTS, first)
+            points.append(_selection_point(label, MANY_HOSTS,
+                                           _selection_times(MANY_SELECTIONS)))
+    return points, per_second
 
 
 def run():
-    _run_on('SQLite', None)
+    selection, claims_per_s = [], {}
     try:
         with deployment.throwaway_database('provisioner_bench') as url:
-            _run_on('PostgreSQL', url)
+            points, claims_per_s['PostgreSQL'] = _run_on('PostgreSQL', url, True)
+            selection += points
+        many_on_sqlite = False
     except deployment.Unavailable as exc:
-        print('PostgreSQL: skipped (%s)' % exc)
+        print('PostgreSQL: skipped (%s); 100,000 hosts on SQLite instead' % exc)
+        many_on_sqlite = True
+    points, claims_per_s['SQLite'] = _run_on('SQLite', None, many_on_sqlite)
+    return {'selection': points + selection, 'claims_per_s': claims_per_s}
