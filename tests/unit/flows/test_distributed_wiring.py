@@ -185,3 +185,26 @@ def test_only_the_config_drive_step_carries_user_data_and_no_message_a_secret(
                            identity.authenticate('admin', 'admin-secret', 'admin')]
                + hashes if s]
     assert [(name, s) for name, payload in sent for s in secrets if s in payload] == []
+
+
+def test_a_cleanup_the_worker_could_not_do_reaches_the_fault_and_the_leftovers(
+        cluster, conf, monkeypatch):
+    """Distributed, an undo's failed cleanup crosses the wire as its result; the
+    engine records it (kind, name, host, error) and names it in the fault."""
+    from provisioner import exception
+    from provisioner.virt import driver
+
+    def pool_gone(self, volume_id):
+        raise exception.HypervisorError(reason='pool gone')
+
+    monkeypatch.setattr(driver.LibvirtDriver, 'delete_volume', pool_gone)
+    conf.set_override('fail_after_step', ['create-volumes'], 'fault_injection')
+    instance_id = boot_request(cluster)
+    _run_job(FakeBoard(), instance_id)
+    info = cluster.show(instance_id)
+    assert info['vm_state'] == 'error'
+    assert 'cleanup failed: create-volumes: delete volume' in info['fault']
+    [left] = info['leftovers']
+    assert (left['kind'], left['host'], left['instance_id']) == (
+        'volume', conf.host, instance_id)
+    assert left['name'].startswith('volume-') and 'pool gone' in left['error']
