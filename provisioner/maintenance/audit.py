@@ -55,17 +55,20 @@ def _missing(recs, held):
 
 def compare(resources, recs, grace_period, open_leftovers=()):
     """Findings for ``resources`` (the host's inventory) against ``recs``."""
-    recorded = {(lo['kind'], lo['name']) for lo in open_leftovers}
+    recorded = {(lo['kind'], lo['name']): lo.get('error') for lo in open_leftovers}
     findings = []
     for resource in resources:
         reason = _orphan_reason(resource, recs)
         if reason is None:
             continue
+        key = (resource.kind, resource.name)
+        if recorded.get(key):  # what the operator must fix before --fix can work
+            reason = '%s; a cleanup failed to remove it: %s' % (reason, recorded[key])
         findings.append(found.Finding(
             found.ORPHAN, resource.kind, resource.name, resource.owner, recs.host,
             reason, resource.to_dict(),
             past_grace=resource.age is None or resource.age >= grace_period,
-            recorded=(resource.kind, resource.name) in recorded))
+            recorded=key in recorded))
     findings += _missing(recs, {(r.kind, r.name) for r in resources})
     return findings
 

@@ -203,11 +203,15 @@ def test_compare_only_the_recorded_or_old_orphans_are_removable():
     recorded = inv.Resource('volume', 'volume-b.qcow2', 'b', age=5.0)
     unknown_age = inv.Resource('dhcp_host', '52:54:00:00:00:09', 'n1', network='n1')
     result = audit.compare([young, recorded, unknown_age], recs, grace_period=60,
-                           open_leftovers=[{'kind': 'volume',
-                                            'name': 'volume-b.qcow2'}])
+                           open_leftovers=[{'kind': 'volume', 'name': 'volume-b.qcow2',
+                                            'error': 'Hypervisor error: pool gone'}])
     assert [f.name for f in result if f.removable()] == ['volume-b.qcow2',
                                                          '52:54:00:00:00:09']
     assert [f.name for f in result if f.removable(reap=False)] == ['volume-b.qcow2']
+    # The recorded cleanup error is what the operator must fix: the audit says it.
+    assert [f.reason for f in result if f.recorded] == [
+        'volume unknown or its instance deleted; a cleanup failed to remove it: '
+        'Hypervisor error: pool gone']
 
 
 def test_compare_an_instance_on_another_host_owns_nothing_here():
