@@ -115,9 +115,35 @@ def _as_text(value):
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+_FIXED_IP_KEYS = ('ip_address', 'subnet_id', 'ip_address_substr')
+
+
+def _fixed_ips_filter(values):
+    """``?fixed_ips=ip_address=X&fixed_ips=subnet_id=Y`` (``openstack port list
+    --fixed-ip``): {key: set of values}; a port matches when one of its fixed IPs
+    has every key asked for (``ip_address_substr``: a part of its address)."""
+    wanted = {}
+    for value in values:
+        key, _sep, found = value.partition('=')
+        if key not in _FIXED_IP_KEYS or not found:
+            raise wsgi.HTTPError(400, 'Invalid fixed_ips filter %r: give %s=<value>.'
+                                 % (value, ' or '.join(_FIXED_IP_KEYS)))
+        wanted.setdefault(key, set()).add(found)
+
+    def matches(fixed_ip):
+        return all(any(part in fixed_ip['ip_address'] for part in parts)
+                   if key == 'ip_address_substr' else fixed_ip.get(key) in parts
+                   for key, parts in wanted.items())
+    return lambda fixed_ips: any(matches(f) for f in fixed_ips)
+
+
 def _filtered(req, items):
     """Neutron's attribute filters: ?name=a&name=b matches either; unknown ones pass."""
     for key in set(req.GET.keys()) - set(_NOT_FILTERS):
+        if key == 'fixed_ips':
+            match = _fixed_ips_filter(req.GET.getall(key))
+            items = [i for i in items if key not in i or match(i[key])]
+            continue
         wanted = {v.lower() if v.lower() in ('true', 'false') else v
                   for v in req.GET.getall(key)}
         items = [i for i in items if key not in i or _matches(i[key], wanted)]

@@ -144,6 +144,28 @@ def test_ports_fixed_ips_and_errors(member_client):
     assert member_client.delete(NET + 'networks/' + net['id']).status_int == 204
 
 
+def test_ports_filtered_by_fixed_ip(member_client):
+    # `openstack port list --fixed-ip ip-address=X` / subnet=S / ip-substring=P
+    net, sub = _network_with_subnet(member_client, cidr='10.68.0.0/24')
+    for ip in ('10.68.0.50', '10.68.0.51', '10.68.0.150'):
+        _create(member_client, 'port', {'network_id': net['id'],
+                                        'fixed_ips': [{'ip_address': ip}]})
+
+    def ips(query):
+        response = member_client.get(NET + 'ports?fields=fixed_ips&' + query)
+        assert response.status_int == 200, response.text
+        return sorted(p['fixed_ips'][0]['ip_address'] for p in response.json['ports'])
+
+    assert ips('fixed_ips=ip_address%3D10.68.0.51') == ['10.68.0.51']
+    assert ips('fixed_ips=ip_address%3D10.68.0.50&fixed_ips=ip_address%3D10.68.0.150') \
+        == ['10.68.0.150', '10.68.0.50']
+    assert ips('fixed_ips=subnet_id%3D' + sub['id']) == ['10.68.0.150', '10.68.0.50',
+                                                          '10.68.0.51']
+    assert ips('fixed_ips=ip_address_substr%3D0.5') == ['10.68.0.50', '10.68.0.51']
+    assert ips('fixed_ips=subnet_id%3Dother&fixed_ips=ip_address%3D10.68.0.51') == []
+    _error(member_client.get(NET + 'ports?fixed_ips=mac%3Dx'), 400, 'HTTPBadRequest')
+
+
 def test_network_quotas_are_enforced(member_client, admin_client):
     project = _create(member_client, 'network', {'name': 'first'})['project_id']
     quota = member_client.get(NET + 'quotas/' + project).json['quota']
