@@ -255,6 +255,11 @@ def plot_scale(results, path):
     ax.set_xlabel('hosts')
     ax.set_ylabel('median ms')
 
+    for ax, measured in ((axes[0][0], levels), (axes[0][1], levels), (axes[1][0], rss),
+                         (axes[1][1], selection)):
+        if not measured:
+            ax.text(0.5, 0.5, 'not measured in this run', ha='center', va='center',
+                    transform=ax.transAxes, color='grey')
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     pyplot.close(figure)
