@@ -52,29 +52,8 @@ def delete(model, name_or_id, kind, in_use=None):
             if users:
                 raise exception.Conflict(reason='%s %s is in use by %s.'
                                                 % (kind, row.name, users))
-        check_no_deleted_records(session, row, kind)
         session.delete(row)
         return to_dict(row)
-
-
-def check_no_deleted_records(session, row, kind):
-    """Conflict while records of deleted instances still refer to a flavor or image.
-
-    Deleted instances are soft-deleted: their rows stay, with the ids of their
-    flavor and image as foreign keys, so deleting either would fail in the database.
-    """
-    column = {models.Flavor: models.Instance.flavor_id,
-              models.Image: models.Instance.image_id}.get(type(row))
-    if column is None:
-        return
-    names = session.execute(sa.select(models.Instance.name).where(
-        column == row.id, models.Instance.deleted_at.is_not(None))
-        .order_by(models.Instance.name).limit(6)).scalars().all()
-    if names:
-        shown = ', '.join(names[:5]) + (', ...' if len(names) > 5 else '')
-        raise exception.Conflict(
-            reason='%s %s cannot be deleted: the records of deleted servers (%s) still '
-                   'refer to it.' % (kind, row.name, shown))
 
 
 def instances_using(column):

@@ -391,7 +391,6 @@ def delete(image_id):
         if users:
             raise exception.Conflict(reason='%s %s is in use by %s.'
                                             % (KIND, row.name, users))
-        common.check_no_deleted_records(session, row, KIND)
         session.delete(row)
         image = common.to_dict(row)
     if image['store_path']:

@@ -147,8 +147,10 @@ class ComputeAPI:
                         row.vm_state, row.task_state),
                     'vm_state': row.vm_state, 'task_state': row.task_state,
                     'power_state': row.power_state, 'host': row.host,
-                    'flavor': flavor.name, 'flavor_id': flavor.id,
-                    'image': image.name, 'image_id': image.id, 'fault': row.fault,
+                    # A deleted server's flavor and image may be gone since.
+                    'flavor': flavor.name if flavor else '', 'flavor_id': row.flavor_id,
+                    'image': image.name if image else '', 'image_id': row.image_id,
+                    'fault': row.fault,
                     'key_name': row.key_name, 'metadata': dict(row.properties or {}),
                     'availability_zone': (row.request_spec or {}).get(
                         'availability_zone'),

@@ -68,8 +68,33 @@ def db_sync():
     """
     from alembic import command
     _upgrade_taskflow_tables()
-    with db_api.get_engine().begin() as conn:
-        command.upgrade(_alembic_config(conn), 'head')
+    with db_api.get_engine().connect() as conn, _sqlite_foreign_keys_off(conn):
+        with conn.begin():
+            command.upgrade(_alembic_config(conn), 'head')
+
+
+@contextlib.contextmanager
+def _sqlite_foreign_keys_off(conn):
+    """SQLite's way to alter a table: foreign keys off, rebuild, check, on again.
+
+    Alembic alters a SQLite table by copying it into a new one and dropping the old;
+    with foreign keys on, that drop deletes (or refuses to delete) every row that
+    refers to the table. The pragma is a no-op inside a transaction, so it is set on
+    the driver's connection before the migration's transaction begins.
+    """
+    if not db_api.is_sqlite():
+        yield
+        return
+    driver = conn.connection.driver_connection
+    driver.execute('PRAGMA foreign_keys=OFF')
+    try:
+        yield
+        broken = driver.execute('PRAGMA foreign_key_check').fetchall()
+        if broken:
+            raise exception.ProvisionerError(
+                'The migrated database breaks foreign keys: %s' % broken[:5])
+    finally:
+        driver.execute('PRAGMA foreign_keys=ON')
 
 
 @contextlib.contextmanager

@@ -166,8 +166,9 @@ class Instance(TimestampMixin, Base):
     project_id: orm.Mapped[str] = orm.mapped_column(
         sa.ForeignKey('projects.id'), index=True)
     user_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('users.id'))
-    flavor_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('flavors.id'))
-    image_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('images.id'))
+    # Plain ids, no foreign keys: a deleted server's row outlives its flavor and image.
+    flavor_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    image_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     # The request as asked: network ids and volume sizes (JSON), read by the tasks.
     request_spec: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
     user_data: orm.Mapped[bytes | None] = orm.mapped_column(sa.LargeBinary)
