@@ -87,7 +87,7 @@ def view(image):
         'protected': bool(image.get('protected')), 'os_hidden': False,
         'owner': image.get('owner'), 'checksum': image.get('checksum'),
         'os_hash_algo': hash_algo, 'os_hash_value': hash_value,
-        'tags': [], 'created_at': created,
+        'tags': list(image.get('tags') or []), 'created_at': created,
         'updated_at': common.isotime(image.get('updated_at')) if image.get('updated_at')
         else created,
         'self': '/v2/images/%s' % image['id'], 'file': '/v2/images/%s/file' % image['id'],
@@ -125,8 +125,8 @@ def _matches(image, query):
         return False
     if query.get('os_hidden', 'false').lower() == 'true':
         return False
-    if query.get('tag') is not None:
-        return False  # provisioner images have no tags
+    if not set(query.getall('tag')) <= set(image['tags']):
+        return False
     for key in ('owner', 'disk_format', 'container_format'):
         if query.get(key) not in (None, image[key]):
             return False
@@ -197,13 +197,6 @@ def delete_image(req, image_id):
 # Keys of a create request that are not properties.
 _CORE = ('name', 'id', 'disk_format', 'container_format', 'visibility', 'min_ram',
          'min_disk', 'protected')
-
-
-def _no_tags(tags):
-    """Tags are not kept: asking for some is refused rather than silently dropped."""
-    if tags:
-        raise wsgi.HTTPError(400, 'Image tags are not supported: use a property '
-                                  '(openstack image set --property key=value).')
 _PATCH_TYPES = ('application/openstack-images-v2.1-json-patch',
                 'application/openstack-images-v2.0-json-patch')
 
@@ -213,7 +206,6 @@ def _fields(body):
     fields = {key: body[key] for key in _CORE if body.get(key) is not None}
     if body.get('os_hidden'):
         raise wsgi.HTTPError(400, 'Hidden images (os_hidden) are not supported.')
-    _no_tags(body.get('tags'))
     extra = {k: v for k, v in body.items()
              if k not in _CORE and k not in ('tags', 'os_hidden')}
     for key in extra:
@@ -223,6 +215,7 @@ def _fields(body):
         raise wsgi.HTTPError(400, 'An image needs a name.')
     fields['image_id'] = fields.pop('id', None)
     fields['properties'] = extra
+    fields['tags'] = body.get('tags')
     return fields
 
 
@@ -253,6 +246,32 @@ def _patch_body(req):
     return ops
 
 
+def _patched_tags(tags, op, index):
+    """The tag list after one JSON-patch operation on /tags or /tags/<n> (or /tags/-,
+    as openstacksdk's computed patches send them)."""
+    tags = list(tags)
+    if not index:
+        if op['op'] == 'remove':
+            return []
+        if not isinstance(op.get('value'), list):
+            raise wsgi.HTTPError(400, '/tags takes a list of strings.')
+        return op['value']
+    position = index[0]
+    if len(index) != 1 or not (position == '-' or position.isdigit()):
+        raise wsgi.HTTPError(400, 'Unsupported path %s.' % op['path'])
+    end = len(tags) if op['op'] == 'add' else len(tags) - 1
+    at = end if position == '-' else int(position)
+    if at > end or (position == '-' and op['op'] != 'add'):
+        raise wsgi.HTTPError(409, 'No tag at %s.' % op['path'])
+    if op['op'] == 'remove':
+        del tags[at]
+    elif op['op'] == 'replace':
+        tags[at] = op.get('value')
+    else:
+        tags.insert(at, op.get('value'))
+    return tags
+
+
 def _changes(image, ops):
     """{field or property: new value, None to remove} from JSON-patch operations."""
     changes = {}
@@ -263,14 +282,14 @@ def _changes(image, ops):
             raise wsgi.HTTPError(400, 'Each operation needs "op" (add, replace or '
                                       'remove) and "path": %s' % json.dumps(op)[:200])
         segments = op['path'].lstrip('/').split('/')
+        if segments[0] == 'tags' and op['path'].startswith('/'):
+            changes['tags'] = _patched_tags(changes.get('tags', current['tags']), op,
+                                            segments[1:])
+            continue
         if not op['path'].startswith('/') or len(segments) != 1 or not segments[0]:
             raise wsgi.HTTPError(400, 'Unsupported path %s: give /<attribute> '
-                                      '(tags and locations are not supported).'
-                                 % op['path'])
+                                      '(locations are not supported).' % op['path'])
         key = segments[0].replace('~1', '/').replace('~0', '~')
-        if key == 'tags':
-            _no_tags(op.get('value') if op['op'] != 'remove' else None)
-            continue
         if key in images.READ_ONLY or key.startswith('os_glance'):
             raise wsgi.HTTPError(403, 'Attribute \'%s\' is read-only.' % key)
         if op['op'] == 'remove':
@@ -294,6 +313,27 @@ def update_image(req, image_id):
     ops = _patch_body(req)
     return wsgi.json_response(view(_catalog(req).update_image(image['id'],
                                                               _changes(image, ops))))
+
+
+@SERVICE.route('PUT', '/v2/images/{image_id}/tags/{tag}')
+def add_tag(req, image_id, tag):
+    """``openstack image set --tag``: 204, also for a tag the image has."""
+    image = _find(req, image_id)
+    tags = list(image.get('tags') or [])
+    if tag not in tags:
+        _catalog(req).update_image(image['id'], {'tags': tags + [tag]})
+    return wsgi.empty_response(204)
+
+
+@SERVICE.route('DELETE', '/v2/images/{image_id}/tags/{tag}')
+def delete_tag(req, image_id, tag):
+    """``openstack image unset --tag``: 204; 404 for a tag the image does not have."""
+    image = _find(req, image_id)
+    tags = list(image.get('tags') or [])
+    if tag not in tags:
+        raise wsgi.HTTPError(404, 'Tag %s not found.' % tag)
+    _catalog(req).update_image(image['id'], {'tags': [t for t in tags if t != tag]})
+    return wsgi.empty_response(204)
 
 
 @SERVICE.route('PUT', '/v2/images/{image_id}/file')

@@ -89,6 +89,7 @@ COLUMN_PROPERTIES = {'os_command_line': 'cmdline', 'architecture': 'arch',
 _OWN_FILE = {'qcow2': 'disk', 'raw': 'disk', 'aki': 'kernel', 'ari': 'ramdisk'}
 _LINKS = {'kernel': 'kernel_id', 'ramdisk': 'ramdisk_id'}
 MAX_PROPERTIES = 128
+MAX_TAGS = 128  # Glance's image_tag_quota
 # Set by the image service, never by a request (Glance answers 403 for these).
 READ_ONLY = frozenset(('id', 'status', 'size', 'virtual_size', 'checksum',
                        'os_hash_algo', 'os_hash_value', 'owner', 'created_at',
@@ -141,6 +142,20 @@ def _check_property(key, value):
                                        'characters' % (key, _MAX_VALUE))
 
 
+def _checked_tags(tags):
+    """Glance's tag rules: strings of 1 to 255 characters, at most 128, no repeats."""
+    if tags is None:
+        return []
+    if not isinstance(tags, list) or not all(
+            isinstance(t, str) and 0 < len(t) <= _MAX_KEY for t in tags):
+        raise exception.Invalid(reason='tags are a list of strings of 1 to %d '
+                                       'characters' % _MAX_KEY)
+    unique = list(dict.fromkeys(tags))
+    if len(unique) > MAX_TAGS:
+        raise exception.Invalid(reason='an image has at most %d tags' % MAX_TAGS)
+    return unique
+
+
 def _set_fields(row, fields):
     """Apply checked changes: known fields to columns, the rest as properties.
 
@@ -176,6 +191,8 @@ def _set_fields(row, fields):
                 raise exception.Conflict(reason='the %s of image %s cannot change once '
                                                 'it has data' % (key, row.name))
             setattr(row, key, value)
+        elif key == 'tags':
+            row.tags = _checked_tags(value) or None
         elif key in COLUMN_PROPERTIES:
             if value is not None:
                 _check_property(key, value)
@@ -225,7 +242,8 @@ def _relink_users(session, image_id):
 
 
 def add(context, name, image_id=None, disk_format=None, container_format=None,
-        visibility='private', min_ram=0, min_disk=0, protected=False, properties=None):
+        visibility='private', min_ram=0, min_disk=0, protected=False, properties=None,
+        tags=None):
     """An image without data (``queued``) owned by the caller's project."""
     if image_id is not None:
         try:
@@ -238,7 +256,7 @@ def add(context, name, image_id=None, disk_format=None, container_format=None,
                        container_format='bare', visibility='private')
     fields = {'name': name, 'visibility': visibility or 'private',
               'min_ram': min_ram or 0, 'min_disk': min_disk or 0,
-              'protected': bool(protected)}
+              'protected': bool(protected), 'tags': tags}
     if disk_format is not None:
         fields['disk_format'] = disk_format
     if container_format is not None:

@@ -91,6 +91,7 @@ class Image(TimestampMixin, Base):
     os_hash_value: orm.Mapped[str | None] = orm.mapped_column(sa.String(128))
     virtual_size: orm.Mapped[int | None] = orm.mapped_column(sa.BigInteger)
     properties: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+    tags: orm.Mapped[list | None] = orm.mapped_column(sa.JSON)  # Glance's, in order
     # The image store's file holding the uploaded bytes: deleted with the image.
     store_path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
     updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column()

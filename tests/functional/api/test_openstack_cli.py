@@ -205,3 +205,21 @@ def test_server_delete_wait_leaves_nothing_behind(api_cloud, openstack, server):
     assert missing.returncode != 0 and 'No Server found' in missing.stderr, \
         missing.stderr
     assert VM not in [s['Name'] for s in openstack.json('server', 'list')]
+
+
+def test_image_tags_set_unset_and_filter(openstack, tmp_path):
+    data = tmp_path / 'tagged.raw'
+    data.write_bytes(b'\0' * 65536)
+    created = openstack.json('image', 'create', '--file', data, '--disk-format', 'raw',
+                             '--tag', 'web', '--tag', 'v1', 'api-tagged')
+    try:
+        assert sorted(created['tags']) == ['v1', 'web']
+        openstack.run('image', 'set', '--tag', 'db', 'api-tagged')
+        openstack.run('image', 'unset', '--tag', 'web', 'api-tagged')
+        assert sorted(openstack.json('image', 'show', 'api-tagged')['tags']) == \
+            ['db', 'v1']
+        listed = openstack.json('image', 'list', '--tag', 'db', '--tag', 'v1')
+        assert [i['Name'] for i in listed] == ['api-tagged']
+        assert openstack.json('image', 'list', '--tag', 'web') == []
+    finally:
+        openstack.run('image', 'delete', created['id'])
