@@ -145,16 +145,20 @@ _INSERT_EVENT = sa.insert(_EVENT)
 
 
 def record_event(instance_id, name, host, started_at, result, message=None,
-                 action_id=None):
+                 action_id=None, conn=None):
     """Record one finished step (or one interrupted by a crash) as an instance event.
 
     ``action_id``: the instance action whose flow ran the step (its event list).
+    ``conn``: a transaction to write it in (the step's own state write), else its own.
     """
-    with db_api.connection() as conn:
-        conn.execute(_INSERT_EVENT, {'instance_id': instance_id, 'name': name,
-                                     'host': host, 'started_at': started_at,
-                                     'finished_at': now(), 'result': result,
-                                     'message': message, 'action_id': action_id})
+    row = {'instance_id': instance_id, 'name': name, 'host': host,
+           'started_at': started_at, 'finished_at': now(), 'result': result,
+           'message': message, 'action_id': action_id}
+    if conn is not None:
+        conn.execute(_INSERT_EVENT, row)
+        return
+    with db_api.connection() as own:
+        own.execute(_INSERT_EVENT, row)
 
 
 def events(instance_id):

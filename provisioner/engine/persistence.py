@@ -21,6 +21,10 @@ Two costs of the stock SQLAlchemy backend, measured on every step of every boot:
 Both shortcuts rely on one writer per flow, which provisioner guarantees (a file lock
 all-in-one, a job claim distributed).
 
+A step's end is written with its instance event, in one transaction (``recording``):
+the event recorder (provisioner.engine.listeners) hands the connection a writer that
+the atom's write calls inside its transaction.
+
 Distributed, a flow run under an instance lease is *fenced*: each of its writes is
 conditional on the lease still being held (see provisioner.engine.leases), so an
 engine that lost its lease cannot write over the engine that took the boot over.
@@ -99,6 +103,9 @@ class FastConnection(impl_sqlalchemy.Connection):
         self._fenced_update_flow = self._update_flow.where(leases.fence_condition())
         # flow or atom uuid -> the Lease its writes are conditional on.
         self._fences = {}
+        # atom uuid -> writer(conn, atom_detail), called in each write of the atom's
+        # transaction; it returns what to call once that transaction committed.
+        self._writers = {}
         # atom uuid -> what was last written, progress aside; bounded for daemons.
         self._written = collections.OrderedDict()
         # flow uuid -> uuids of its atoms known to be stored; bounded for daemons.
@@ -116,6 +123,15 @@ class FastConnection(impl_sqlalchemy.Connection):
         for atom_detail in flow_detail:
             self._fences.pop(atom_detail.uuid, None)
 
+    def add_writer(self, flow_detail, writer):
+        """Have every write of the flow's atoms call ``writer`` in its transaction."""
+        for atom_detail in flow_detail:
+            self._writers[atom_detail.uuid] = writer
+
+    def remove_writer(self, flow_detail):
+        for atom_detail in flow_detail:
+            self._writers.pop(atom_detail.uuid, None)
+
     def _execute_update(self, conn, statement, fenced_statement, params, uuid_):
         lease = self._fences.get(uuid_)
         if lease is None:
@@ -131,16 +147,22 @@ class FastConnection(impl_sqlalchemy.Connection):
         essence = _without_progress(params)
         if self._written.get(atom_detail.uuid) == essence:
             return atom_detail
+        writer = self._writers.get(atom_detail.uuid)
+        committed = None
         try:
             with self._engine.begin() as conn:
                 updated = self._execute_update(conn, self._update_atom,
                                                self._fenced_update_atom, params,
                                                atom_detail.uuid)
+                if updated and writer is not None:
+                    committed = writer(conn, atom_detail)
         except sa.exc.SQLAlchemyError as exc:
             raise tf_exc.StorageFailure('Failed updating atom details with uuid %s'
                                         % atom_detail.uuid, exc)
         if not updated:
             raise tf_exc.NotFound('No atom details found with uuid %s' % atom_detail.uuid)
+        if committed is not None:
+            committed()
         self._written[atom_detail.uuid] = essence
         self._written.move_to_end(atom_detail.uuid)
         if len(self._written) > _WRITTEN_MAX:
@@ -269,6 +291,22 @@ def fenced(flow_detail, lease):
         yield
     finally:
         connection.unfence(flow_detail)
+
+
+@contextlib.contextmanager
+def recording(flow_detail, writer):
+    """Within this block, each write of the flow's atoms also calls
+    ``writer(conn, atom_detail)`` in its transaction (see FastConnection.add_writer);
+    False is yielded when the flow store cannot (TaskFlow's stock backend)."""
+    connection = get_backend().get_connection()
+    if not isinstance(connection, FastConnection):
+        yield False
+        return
+    connection.add_writer(flow_detail, writer)
+    try:
+        yield True
+    finally:
+        connection.remove_writer(flow_detail)
 
 
 def create_flow_detail(book_name, flow_name, book_uuid, flow_uuid=None, meta=None):

@@ -243,7 +243,8 @@ def _run_engine(engine, flow_detail, instance_id, action_id, progress, rollback,
         _request_rollback(engine)
     if on_engine is not None:
         on_engine(engine)
-    with listeners.EventRecorder(engine, instance_id, progress, action_id=action_id):
+    with listeners.EventRecorder(engine, instance_id, progress, action_id=action_id,
+                                 flow_detail=flow_detail):
         try:
             engine.run()
         except leases.LeaseLost:
