@@ -8,6 +8,7 @@ with a port on a network and a volume): listing cost does not depend on how they
 were booted.
 """
 
+import contextlib
 import http.client
 import json
 import statistics
@@ -91,8 +92,12 @@ class _Client:
         return elapsed, response, data
 
 
-def run():
-    with common.deployment('test:///default') as (root, compute):
+@contextlib.contextmanager
+def serving(count, root=None):
+    """A test:/// deployment with ``count`` servers, served on loopback by
+    provisioner-api's application: (deployment root, libvirt node file, port, the
+    id of one server)."""
+    with common.deployment('test:///default', root) as (root, compute):
         node = root / 'node.xml'
         node.write_text('<node/>')
         common.CONF.set_override('connection_uri', 'test://%s' % node, 'libvirt')
@@ -102,37 +107,41 @@ def run():
         flavors.create('tiny', 1, 128, 1)
         images.create('guest', kernel=str(kernel))
         networks.create(virt.get_driver(), 'net1', '10.99.0.0/16')
-        server_id = seed_servers(compute.context, SERVERS)
-
+        server_id = seed_servers(compute.context, count)
         server = cheroot_wsgi.Server(('127.0.0.1', 0), app.build_app(), numthreads=4)
         server.prepare()
         thread = threading.Thread(target=server.serve, daemon=True)
         thread.start()
         try:
-            client = _Client(server.bind_addr[1])
-            auth = {'auth': {'identity': {'methods': ['password'], 'password': {
-                'user': {'name': 'admin', 'password': 'bench',
-                         'domain': {'name': 'Default'}}}},
-                'scope': {'project': {'name': 'admin',
-                                      'domain': {'name': 'Default'}}}}}
-            issue = []
-            for _ in range(WARMUP + RUNS):
-                elapsed, response, _ = client.request('POST',
-                                                      '/identity/v3/auth/tokens', auth)
-                issue.append(elapsed)
-            token = {'X-Auth-Token': response.getheader('X-Subject-Token')}
-            show = [client.request('GET', '/compute/v2.1/servers/%s' % server_id,
-                                   headers=token)[0] for _ in range(WARMUP + RUNS)]
-            listing = []
-            for _ in range(WARMUP + LIST_RUNS):
-                elapsed, _, data = client.request(
-                    'GET', '/compute/v2.1/servers/detail?limit=%d' % SERVERS,
-                    headers=token)
-                listing.append(elapsed)
-            issue, show, listing = issue[WARMUP:], show[WARMUP:], listing[WARMUP:]
-            assert len(json.loads(data)['servers']) == SERVERS
+            yield root, node, server.bind_addr[1], server_id
         finally:
             server.stop()
+
+
+def run():
+    with serving(SERVERS) as (_root, _node, port, server_id):
+        client = _Client(port)
+        auth = {'auth': {'identity': {'methods': ['password'], 'password': {
+            'user': {'name': 'admin', 'password': 'bench',
+                     'domain': {'name': 'Default'}}}},
+            'scope': {'project': {'name': 'admin',
+                                  'domain': {'name': 'Default'}}}}}
+        issue = []
+        for _ in range(WARMUP + RUNS):
+            elapsed, response, _ = client.request('POST',
+                                                  '/identity/v3/auth/tokens', auth)
+            issue.append(elapsed)
+        token = {'X-Auth-Token': response.getheader('X-Subject-Token')}
+        show = [client.request('GET', '/compute/v2.1/servers/%s' % server_id,
+                               headers=token)[0] for _ in range(WARMUP + RUNS)]
+        listing = []
+        for _ in range(WARMUP + LIST_RUNS):
+            elapsed, _, data = client.request(
+                'GET', '/compute/v2.1/servers/detail?limit=%d' % SERVERS,
+                headers=token)
+            listing.append(elapsed)
+        issue, show, listing = issue[WARMUP:], show[WARMUP:], listing[WARMUP:]
+        assert len(json.loads(data)['servers']) == SERVERS
     _report('token issue (POST /v3/auth/tokens)', issue)
     _report('server show (GET /servers/{id})', show)
     _report('server list, %d servers (GET /servers/detail)' % SERVERS, listing)

@@ -30,7 +30,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 from tests import cli_probe
@@ -142,41 +141,17 @@ def _base_env(home):
 def _listed_deployment(home):
     """An all-in-one state_path with LIST_ROWS instances, its configuration file, and
     provisioner-api's application serving it on loopback: (config, auth URL)."""
-    from cheroot import wsgi as cheroot_wsgi
-
-    from provisioner.api import app
-    from provisioner.catalog import flavors
-    from provisioner.catalog import images
-    from provisioner.catalog import networks
-    from provisioner import virt
     from tests.bench import api as api_bench
     from tests.bench import common
 
-    with common.deployment('test:///default', os.path.join(home, 'deployment')) as (
-            root, compute):
-        node = root / 'node.xml'
-        node.write_text('<node/>')
-        common.CONF.set_override('connection_uri', 'test://%s' % node, 'libvirt')
-        virt.reset_driver()
-        kernel = root / 'vmlinuz'
-        kernel.write_bytes(b'k' * 4096)
-        flavors.create('tiny', 1, 128, 1)
-        images.create('guest', kernel=str(kernel))
-        networks.create(virt.get_driver(), 'net1', '10.99.0.0/16')
-        api_bench.seed_servers(compute.context, LIST_ROWS)
+    with api_bench.serving(LIST_ROWS, os.path.join(home, 'deployment')) as (
+            root, node, port, _server_id):
         config = root / 'provisioner.conf'
         config.write_text('[DEFAULT]\nstate_path = %s\nhost = bench-host\n[libvirt]\n'
                           'connection_uri = test://%s\nresource_prefix = %s\n'
                           % (common.CONF.state_path, node,
                              common.CONF.libvirt.resource_prefix))
-        server = cheroot_wsgi.Server(('127.0.0.1', 0), app.build_app(), numthreads=4)
-        server.prepare()
-        thread = threading.Thread(target=server.serve, daemon=True)
-        thread.start()
-        try:
-            yield config, 'http://127.0.0.1:%d/identity/v3' % server.bind_addr[1]
-        finally:
-            server.stop()
+        yield config, 'http://127.0.0.1:%d/identity/v3' % port
 
 
 def _measure(label, argv, env, heavy, expect_error=None, budget=True, runs=RUNS,

@@ -27,6 +27,7 @@ def run(tmp_path, conf, monkeypatch, capsys):
         out, err = capsys.readouterr()
         return code, out, err
 
+    invoke.config = config
     assert invoke('bootstrap', '--username', 'admin', '--password', 'pw',
                   '--project', 'admin')[0] == 0
     return invoke

@@ -13,6 +13,7 @@ import pytest
 
 from provisioner.cmd import cli
 from tests import cli_probe
+from tests.unit.test_cli import run  # noqa: F401 - fixture
 
 HEAVY = ('taskflow', 'sqlalchemy', 'oslo_messaging', 'oslo_policy', 'libvirt', 'webob',
          'cheroot')
@@ -84,30 +85,6 @@ def test_the_parser_copies_of_library_constants_are_current():
 # -- the all-in-one list's quick path (provisioner.cmd.quick_list) -----------------
 
 @pytest.fixture
-def cli_run(tmp_path, conf, monkeypatch, capsys):
-    """cli.main all-in-one on this test's database, as admin; returns invoke(*args)."""
-    node = tmp_path / 'node.xml'
-    node.write_text('<node/>')
-    config = tmp_path / 'provisioner.conf'
-    config.write_text('[DEFAULT]\nstate_path = %s\nhost = cli-host\n[libvirt]\n'
-                      'connection_uri = test://%s\nvirt_type = qemu\n'
-                      % (conf.state_path, node))
-    monkeypatch.setenv('OS_USERNAME', 'admin')
-    monkeypatch.setenv('OS_PASSWORD', 'pw')
-    monkeypatch.setenv('OS_PROJECT_NAME', 'admin')
-
-    def invoke(*args):
-        code = cli.main(['--config-file', str(config)] + [str(a) for a in args])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    invoke.config = config
-    assert invoke('bootstrap', '--username', 'admin', '--password', 'pw',
-                  '--project', 'admin')[0] == 0
-    return invoke
-
-
-@pytest.fixture
 def quick_answers(monkeypatch):
     """What each quick list returned (None: it left the command to the full path)."""
     from provisioner.cmd import quick_list
@@ -122,7 +99,7 @@ def quick_answers(monkeypatch):
     return answers
 
 
-def _boot_two(cli_run, tmp_path):
+def _boot_two(run, tmp_path):  # noqa: F811
     kernel = tmp_path / 'vmlinuz'
     kernel.write_bytes(b'kernel')
     for args in (('flavor', 'create', 'tiny', '--vcpus', 1, '--ram', 128, '--disk', 1),
@@ -133,23 +110,23 @@ def _boot_two(cli_run, tmp_path):
                   'net1', '--network', 'net2'),
                  ('boot', 'vm2', '--flavor', 'tiny', '--image', 'guest', '--network',
                   'net1', '--no-wait')):
-        code, _, err = cli_run(*args)
+        code, _, err = run(*args)
         assert code == 0, err
 
 
-def _full_path_list(cli_run, monkeypatch, *args):
+def _full_path_list(run, monkeypatch, *args):  # noqa: F811
     from provisioner.cmd import quick_list
     with monkeypatch.context() as patch:
         patch.setattr(quick_list, 'list_instances', lambda args: None)
-        return cli_run('list', *args)
+        return run('list', *args)
 
 
 @pytest.mark.parametrize('args', [[], ['--all-projects']])
-def test_the_quick_list_prints_what_the_full_path_prints(cli_run, tmp_path, monkeypatch,
-                                                         quick_answers, args):
-    _boot_two(cli_run, tmp_path)
-    full = _full_path_list(cli_run, monkeypatch, *args)  # also caches the token
-    quick = cli_run('list', *args)
+def test_the_quick_list_prints_what_the_full_path_prints(
+        run, tmp_path, monkeypatch, quick_answers, args):  # noqa: F811
+    _boot_two(run, tmp_path)
+    full = _full_path_list(run, monkeypatch, *args)  # also caches the token
+    quick = run('list', *args)
     assert quick_answers == [0]
     assert quick == full
     assert full[0] == 0 and 'vm1' in full[1] and 'vm2' in full[1]
@@ -157,43 +134,43 @@ def test_the_quick_list_prints_what_the_full_path_prints(cli_run, tmp_path, monk
 
 
 def test_the_quick_list_leaves_what_it_does_not_serve_to_the_full_path(
-        cli_run, tmp_path, monkeypatch, quick_answers):
-    code, out, err = cli_run('list')  # no cached token yet: the full path logs in
+        run, tmp_path, monkeypatch, quick_answers):  # noqa: F811
+    code, out, err = run('list')  # no cached token yet: the full path logs in
     assert (code, quick_answers) == (0, [None]), err
-    assert cli_run('list')[0] == 0 and quick_answers[-1] == 0
-    assert cli_run('list', '--format', 'json')[1] == '[]\n'
+    assert run('list')[0] == 0 and quick_answers[-1] == 0
+    assert run('list', '--format', 'json')[1] == '[]\n'
     assert quick_answers[-1] is None
     monkeypatch.setenv('OS_PASSWORD', 'wrong')  # the cached token is not reused
-    code, _, err = cli_run('list')
+    code, _, err = run('list')
     assert (code, quick_answers[-1]) == (5, None)
     assert 'Authentication failed' in err
     monkeypatch.setenv('OS_PASSWORD', 'pw')
     # Distributed (a transport_url): the engines answer, not this database.
     monkeypatch.setenv('OS_DEFAULT__TRANSPORT_URL', 'fake://')
     from provisioner.cmd import quick_list
-    assert quick_list._probe(type('A', (), {'config_file': [str(cli_run.config)]})
+    assert quick_list._probe(type('A', (), {'config_file': [str(run.config)]})
                              ).transport_url == 'fake://'
 
 
-def test_the_quick_list_refuses_as_the_full_path_does(cli_run, monkeypatch,
+def test_the_quick_list_refuses_as_the_full_path_does(run, monkeypatch,  # noqa: F811
                                                       quick_answers):
-    assert cli_run('user', 'create', 'looker', '--password', 'looker-pw')[0] == 0
-    assert cli_run('role', 'add', '--user', 'looker', '--project', 'admin',
+    assert run('user', 'create', 'looker', '--password', 'looker-pw')[0] == 0
+    assert run('role', 'add', '--user', 'looker', '--project', 'admin',
                    '--role', 'reader')[0] == 0
     monkeypatch.setenv('OS_USERNAME', 'looker')
     monkeypatch.setenv('OS_PASSWORD', 'looker-pw')
-    assert cli_run('list')[0] == 0  # caches the reader's token
-    assert cli_run('list')[0] == 0 and quick_answers[-1] == 0
-    code, _, err = cli_run('list', '--all-projects')
+    assert run('list')[0] == 0  # caches the reader's token
+    assert run('list')[0] == 0 and quick_answers[-1] == 0
+    code, _, err = run('list', '--all-projects')
     assert (code, quick_answers[-1]) == (6, None)
     assert 'instance:list:all_projects' in err
 
 
-def test_a_policy_file_is_obeyed_by_the_quick_list(cli_run, quick_answers):
-    assert cli_run('list')[0] == 0
-    policy_file = cli_run.config.parent / 'policy.yaml'  # found next to the config
+def test_a_policy_file_is_obeyed_by_the_quick_list(run, quick_answers):  # noqa: F811
+    assert run('list')[0] == 0
+    policy_file = run.config.parent / 'policy.yaml'  # found next to the config
     policy_file.write_text('"instance:list": "!"\n')
-    code, _, err = cli_run('list')
+    code, _, err = run('list')
     assert (code, quick_answers[-1]) == (6, None)
     assert 'does not allow instance:list' in err
 
@@ -211,12 +188,13 @@ def test_the_default_roles_of_the_quick_list_are_the_policy_defaults(conf):
                     (action, roles)
 
 
-def test_the_all_in_one_list_imports_no_database_library_nor_engine(cli_run, tmp_path):
-    assert cli_run('list')[0] == 0  # caches the token the next process finds
+def test_the_all_in_one_list_imports_no_database_library_nor_engine(
+        run, tmp_path):  # noqa: F811
+    assert run('list')[0] == 0  # caches the token the next process finds
     environ = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
     environ.update(OS_USERNAME='admin', OS_PASSWORD='pw', OS_PROJECT_NAME='admin',
                    XDG_CACHE_HOME=str(tmp_path / 'cache'))
-    result = cli_probe.probe(['--config-file', str(cli_run.config), 'list'], environ)
+    result = cli_probe.probe(['--config-file', str(run.config), 'list'], environ)
     assert result['code'] == 0, result['output']
     assert 'ID  NAME' in result['output']
     assert cli_probe.heavy(result['modules'], HEAVY + ('oslo_policy', 'alembic')) == []
