@@ -81,6 +81,21 @@ def throwaway_database(prefix):
         _pg_admin('DROP DATABASE IF EXISTS %s WITH (FORCE)' % name)
 
 
+# oslo.messaging's notification priorities: the queue of each is <topic>.<priority>.
+_NOTIFICATION_PRIORITIES = ('audit', 'debug', 'info', 'warn', 'error', 'critical',
+                            'sample')
+
+
+def _delete_queues(names):
+    """Delete RabbitMQ queues (deleting one that does not exist succeeds)."""
+    import kombu
+    # oslo.messaging's rabbit:// is kombu's amqp://.
+    with kombu.Connection('amqp://' + RABBIT_URL.split('://', 1)[1]) as conn:
+        channel = conn.channel()
+        for name in names:
+            channel.queue_delete(name)
+
+
 def _redis():
     import redis
     client = redis.Redis.from_url(REDIS_URL)
@@ -116,6 +131,9 @@ class Deployment:
             # Reply queues are never auto-deleted; an exited CLI's expires in 5 s.
             '[oslo_messaging_rabbit]\namqp_auto_delete = true\n'
             'rabbit_transient_queues_ttl = 5\n'
+            # Its own notification topic: nothing consumes these queues, and
+            # destroy() deletes them (a queue that never had a consumer stays).
+            '[notifications]\nversioned_notifications_topics = %(board)s-notifications\n'
             '[libvirt]\nconnection_uri = %(uri)s\nresource_prefix = %(prefix)s\n'
             '%(extra)s\n')
         self.config_file = self.root / 'provisioner.conf'
@@ -264,4 +282,6 @@ class Deployment:
                                                                           log.name)))
         for key in self._redis.scan_iter(match='%s*' % self.board):
             self._redis.delete(key)
+        _delete_queues('%s-notifications.%s' % (self.board, priority)
+                       for priority in _NOTIFICATION_PRIORITIES)
         _pg_admin('DROP DATABASE IF EXISTS %s WITH (FORCE)' % self.db_name)
