@@ -1,9 +1,10 @@
 """A private distributed deployment on this machine's services, for tests and benches.
 
-Its own PostgreSQL database, RabbitMQ exchange and topics (queues auto-deleted), Redis
-jobboard namespace; engines, workers and provisioner-api (``start('api', host,
-extra_conf=api_conf(free_port()))``) run as the real daemons in subprocesses under
-host names of their own. ``destroy()`` removes all of it.
+Its own PostgreSQL database, RabbitMQ exchange and topics (queues auto-deleted, its
+notification queues deleted), Redis jobboard namespace; engines, workers and
+provisioner-api (``start('api', host, extra_conf=api_conf(free_port()))``) run as the
+real daemons in subprocesses under host names of their own. ``destroy()`` removes all
+of it.
 """
 
 import contextlib
