@@ -283,6 +283,6 @@ class Deployment:
                                                                           log.name)))
         for key in self._redis.scan_iter(match='%s*' % self.board):
             self._redis.delete(key)
+        _pg_admin('DROP DATABASE IF EXISTS %s WITH (FORCE)' % self.db_name)
         _delete_queues('%s-notifications.%s' % (self.board, priority)
                        for priority in _NOTIFICATION_PRIORITIES)
-        _pg_admin('DROP DATABASE IF EXISTS %s WITH (FORCE)' % self.db_name)
