@@ -10,6 +10,7 @@ import dataclasses
 import os
 import pathlib
 import statistics
+import textwrap
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -45,14 +46,9 @@ def percentile(samples, fraction):
 
 
 def _wrap(text, width):
-    lines, line = [], ''
-    for word in text.split(' '):
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = '%s %s' % (line, word) if line else word
-    return lines + [line]
+    """A cell's lines: words kept whole, as the tables print figures and names."""
+    return textwrap.wrap(text, width, break_long_words=False,
+                         break_on_hyphens=False) or ['']
 
 
 def format_table(title, rows, widths=(34, 44, 26, 12)):
