@@ -58,6 +58,8 @@ sys.modules.setdefault(_TASKFLOW_MIGRATION, _ImportOnUse(_TASKFLOW_MIGRATION))
 from taskflow import exceptions as tf_exc  # noqa: E402
 from taskflow.persistence.backends import impl_sqlalchemy  # noqa: E402
 from taskflow.persistence import models as tf_models  # noqa: E402
+from taskflow import states as tf_states  # noqa: E402
+from taskflow import storage as tf_storage  # noqa: E402
 
 from provisioner.db import api as db_api  # noqa: E402
 from provisioner.engine import leases  # noqa: E402
@@ -216,6 +218,7 @@ class FastConnection(impl_sqlalchemy.Connection):
 
     def get_flow_details(self, fd_uuid, lazy=False):
         flow_detail = super().get_flow_details(fd_uuid, lazy=lazy)
+        _repair_half_injected(flow_detail)
         if not lazy:
             # The flow's one writer (its lock or lease holder) loads it before it
             # writes: its atoms as stored now are all it will find stored.
@@ -236,6 +239,23 @@ class FastConnection(impl_sqlalchemy.Connection):
         with self._stored_lock:
             self._stored_atoms.clear()
         return super().destroy_logbook(book_uuid)
+
+
+def _repair_half_injected(flow_detail):
+    """Make a flow whose process died in the middle of TaskFlow's inject() loadable.
+
+    Storage.inject() stores a new flow's injector atom without results, then its
+    results, in two transactions; a process killed between them (seen under load:
+    kill -9 of an engine with 200 boots in flight) left an atom that every later
+    load failed on ('NoneType' has no attribute 'keys'), so the boot could never be
+    resumed or rolled back. It gets what the second write would have stored, with
+    no value yet: the runner injects the store again on every load.
+    """
+    for atom_detail in flow_detail:
+        if atom_detail.name == tf_storage.Storage.injector_name \
+                and atom_detail.results is None:
+            atom_detail.results = {}
+            atom_detail.state = tf_states.SUCCESS
 
 
 class CachedSQLAlchemyBackend(impl_sqlalchemy.SQLAlchemyBackend):

@@ -1,8 +1,12 @@
 """provisioner's TaskFlow persistence keeps TaskFlow's semantics at a fraction of the cost."""
 
+import uuid
+
 from taskflow import engines
 from taskflow.patterns import linear_flow
+from taskflow.persistence import models as tf_models
 from taskflow import states
+from taskflow import storage as tf_storage
 from taskflow import task
 
 from sqlalchemy import event
@@ -145,3 +149,23 @@ def test_a_flow_detail_is_saved_with_its_factory_in_one_transaction():
     engine = _load(saved)
     engine.run()
     assert engine.storage.fetch('c') == 4
+
+
+def test_a_flow_whose_process_died_inside_inject_loads_and_runs():
+    # TaskFlow's inject() stores a new flow's injector atom, then its results, in two
+    # transactions. A process killed in between leaves the atom without results.
+    RAN.clear()
+    flow_detail = persistence.create_flow_detail('book6', 'demo', book_uuid=None)
+    engines.save_factory_details(flow_detail, make_flow, [], {},
+                                 backend=persistence.get_backend())
+    half_injected = persistence.get_flow_detail(flow_detail.uuid)
+    half_injected.add(tf_models.TaskDetail(tf_storage.Storage.injector_name,
+                                           str(uuid.uuid4())))
+    persistence.get_backend().get_connection().update_flow_details(half_injected)
+    persistence.reset()  # the next process
+
+    engine = _load(persistence.get_flow_detail(flow_detail.uuid))
+    engine.run()
+    assert RAN == ['one', 'two', 'three']
+    assert engine.storage.fetch('c') == 4
+    assert persistence.get_flow_detail(flow_detail.uuid).state == states.SUCCESS
