@@ -13,12 +13,16 @@ Differences from TaskFlow's stock conductors, each for a measured reason:
   so another engine continues.
 * SIGTERM stops claiming, suspends the running flows at their next step boundary,
   hands their jobs back, and exits.
+* A job that failed unexpectedly is handed back, and this engine leaves it alone
+  for a while (1 s, doubling up to a minute): a fault that persists must not turn
+  into a loop claiming it again several times a second.
 """
 
 from concurrent import futures
 import logging
 import os
 import threading
+import time
 import uuid
 
 from taskflow import exceptions as tf_exc
@@ -36,6 +40,7 @@ from provisioner import exception
 LOG = logging.getLogger(__name__)
 
 CONSUME, TRASH, ABANDON, LEAVE = 'consume', 'trash', 'abandon', 'leave'
+RETRY_DELAY_FIRST, RETRY_DELAY_MAX = 1.0, 60.0  # seconds, after an unexpected failure
 
 
 class _Run:
@@ -81,6 +86,8 @@ class Conductor:
             max_workers=CONF.engine.max_concurrent_flows,
             thread_name_prefix='provisioner-flow')
         self._running = {}
+        # job uuid -> (monotonic time before which it is not claimed, delay)
+        self._failed = {}
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._heartbeat_stop = threading.Event()
@@ -134,6 +141,8 @@ class Conductor:
         for job in self._board.iterjobs(only_unclaimed=True, ensure_fresh=True):
             if self._stopping.is_set() or self._full():
                 return
+            if self._backing_off(job):
+                continue
             try:
                 self._board.claim(job, self.name, expiry=CONF.engine.claim_ttl)
             except (tf_exc.UnclaimableJob, tf_exc.NotFound):
@@ -142,6 +151,24 @@ class Conductor:
             with self._lock:
                 self._running[job.uuid] = run
             self._pool.submit(self._work, run)
+
+    def _backing_off(self, job):
+        with self._lock:
+            until, _delay = self._failed.get(job.uuid, (0.0, 0.0))
+        return time.monotonic() < until
+
+    def _back_off(self, job):
+        """Leave the job alone for a while; return for how long."""
+        now = time.monotonic()
+        with self._lock:
+            _until, delay = self._failed.get(job.uuid, (0.0, RETRY_DELAY_FIRST / 2))
+            delay = min(delay * 2, RETRY_DELAY_MAX)
+            self._failed[job.uuid] = (now + delay, delay)
+            # Bounded: a job not seen failing for a while ended on another engine.
+            for stale in [uuid_ for uuid_, (until, _) in self._failed.items()
+                          if until + 2 * RETRY_DELAY_MAX < now]:
+                del self._failed[stale]
+        return delay
 
     def _heartbeat(self):
         ttl = CONF.engine.claim_ttl
@@ -216,7 +243,12 @@ class Conductor:
                         job.name, instance_id)
             outcome = TRASH
         except Exception:
-            LOG.exception('Job %s failed unexpectedly; handing it back', job.name)
+            delay = self._back_off(job)
+            LOG.exception('Job %s failed unexpectedly; handing it back (not claimed '
+                          'here again for %.0f s)', job.name, delay)
+        else:
+            with self._lock:
+                self._failed.pop(job.uuid, None)
         finally:
             with self._lock:
                 self._running.pop(job.uuid, None)

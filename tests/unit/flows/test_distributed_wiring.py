@@ -8,6 +8,7 @@ type and message, and the job ends as the flow ended.
 import base64
 import json
 import threading
+import types
 import time
 import uuid
 
@@ -208,3 +209,38 @@ def test_a_cleanup_the_worker_could_not_do_reaches_the_fault_and_the_leftovers(
     assert (left['kind'], left['host'], left['instance_id']) == (
         'volume', conf.host, instance_id)
     assert left['name'].startswith('volume-') and 'pool gone' in left['error']
+
+
+def test_a_job_that_failed_unexpectedly_is_left_alone_for_a_while(conf, monkeypatch):
+    board = FakeBoard()
+    job = board.post(jobs.job_name(jobs.BOOT, str(uuid.uuid4())),
+                     {'action': jobs.BOOT, 'instance_id': str(uuid.uuid4())})
+    attempts = []
+
+    def broken(*args, **kwargs):
+        attempts.append(args)
+        raise RuntimeError('the database is on fire')
+
+    monkeypatch.setattr(conductor.leases, 'acquire', broken)
+    clock = [1000.0]
+    monkeypatch.setattr(conductor, 'time', types.SimpleNamespace(monotonic=lambda: clock[0]))
+    engine = conductor.Conductor(board)
+
+    def poll():
+        engine._claim_jobs()
+        _wait_for(lambda: not engine._running)
+
+    poll()
+    assert len(attempts) == 1 and job.owner is None  # handed back
+    poll()
+    assert len(attempts) == 1  # not claimed again at once
+    clock[0] += conductor.RETRY_DELAY_FIRST + 0.1
+    poll()
+    assert len(attempts) == 2  # after the first delay it is tried again...
+    clock[0] += conductor.RETRY_DELAY_FIRST + 0.1
+    poll()
+    assert len(attempts) == 2  # ...and then waits twice as long
+    clock[0] += conductor.RETRY_DELAY_FIRST
+    poll()
+    assert len(attempts) == 3
+    engine._pool.shutdown()
