@@ -46,19 +46,24 @@ def redis_location():
 
 class RedisJobBoard(impl_redis.RedisJobBoard):
     """TaskFlow's Redis jobboard, with a look for unclaimed jobs that costs two round
-    trips whatever the backlog.
+    trips whatever the backlog, and gives them oldest first.
 
     The stock iterator asks Redis for each job's state in turn (a MULTI of HEXISTS
     and EXISTS per job): a conductor's poll cost one round trip per pending job,
     claimed or not, so it grew with the backlog. Here the owner keys of all listed
     jobs are checked in one pipeline. A job claimed between that check and our
     claim is refused by the claim itself, as before.
+
+    The stock order is newest first: under a backlog the first boots requested
+    waited for every later one. Oldest first, no boot waits for one requested after
+    it, and a job whose engine died (older than every job still waiting, since jobs
+    are claimed in order) is the first taken over.
     """
 
     def iterjobs(self, only_unclaimed=False, ensure_fresh=False):
         if not only_unclaimed:
             return super().iterjobs(only_unclaimed, ensure_fresh)
-        listed = self._fetch_jobs()  # one HGETALL, in the stock order
+        listed = sorted(self._fetch_jobs(), key=lambda job: job.sequence)  # one HGETALL
         if not listed:
             return iter(())
         with impl_redis._translate_failures():
