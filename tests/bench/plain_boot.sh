@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The baseline for the real-boot benchmark: the same work as a provisioner boot, done
+# The baselines for the real-boot benchmark: the same work as a provisioner boot, done
 # by hand with qemu-img, genisoimage and virsh, with no database, no flow and no
-# rollback. Usage: plain_boot.sh DIR KERNEL INITRD NETWORK MAC IP UUID
+# rollback. TOOL picks how the domain is made: virsh (default; define + start of a
+# hand-written domain XML) or virt-install (which writes the XML itself); the rest
+# is shared. Usage: plain_boot.sh DIR KERNEL INITRD NETWORK MAC IP UUID [TOOL]
 set -euo pipefail
-dir=$1 kernel=$2 initrd=$3 network=$4 mac=$5 ip=$6 uuid=$7
+dir=$1 kernel=$2 initrd=$3 network=$4 mac=$5 ip=$6 uuid=$7 tool=${8:-virsh}
 name=plain-$uuid
 mkdir -p "$dir/cd/openstack/latest"
 chmod 0755 "$dir"
@@ -18,6 +20,19 @@ genisoimage -quiet -o "$dir/config.iso" -V config-2 -J -R "$dir/cd"
 virsh -q -c qemu:///system net-update "$network" add-last ip-dhcp-host \
   "<host mac='$mac' ip='$ip' name='plain'/>" --live --config >/dev/null
 
+if [ "$tool" = virt-install ]; then
+  # The same guest as the XML below; virt-install adds its own defaults (USB
+  # controllers, APIC, clock timers) and starts the domain it defines.
+  virt-install -q --connect qemu:///system --name "$name" --uuid "$uuid" \
+    --virt-type qemu --arch x86_64 --machine pc --memory 128 --vcpus 1 --import \
+    --disk "path=$dir/root.qcow2,format=qcow2,bus=virtio" \
+    --disk "path=$dir/volume.qcow2,format=qcow2,bus=virtio" \
+    --disk "path=$dir/config.iso,device=disk,format=raw,bus=virtio,readonly=on" \
+    --network "network=$network,mac=$mac,model=virtio" \
+    --boot "kernel=$kernel,initrd=$initrd,kernel_args=console=ttyS0" \
+    --serial "file,path=$dir/console.log" --graphics none --osinfo generic \
+    --noautoconsole >/dev/null
+else
 cat > "$dir/domain.xml" <<XML
 <domain type='qemu'>
   <name>$name</name><uuid>$uuid</uuid>
@@ -40,4 +55,5 @@ cat > "$dir/domain.xml" <<XML
 XML
 virsh -q -c qemu:///system define "$dir/domain.xml" >/dev/null
 virsh -q -c qemu:///system start "$name" >/dev/null
+fi
 until grep -q 'PROVISIONER-GUEST: ready' "$dir/console.log" 2>/dev/null; do sleep 0.05; done
