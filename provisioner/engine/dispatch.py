@@ -61,6 +61,21 @@ class LocalDispatcher:
             if self._stopping:
                 engine.suspend()
 
+    def _run_attached(self, func, *args, **kwargs):
+        """``func(*args, on_engine=..., **kwargs)``, its engines suspendable by stop()
+        while it runs and forgotten once it returned: kept, they would hold every
+        finished flow (storage, compiled graph) for the life of provisioner-api."""
+        engines = []
+
+        def attach(engine):
+            engines.append(engine)
+            self._attach(engine)
+        try:
+            return func(*args, on_engine=attach, **kwargs)
+        finally:
+            with self._lock:
+                self._engines.difference_update(engines)
+
     def boot(self, instance_id, rollback=False):
         self._submit('Boot of instance %s' % instance_id, self._run_boot, instance_id,
                      rollback)
@@ -68,8 +83,7 @@ class LocalDispatcher:
     def _run_boot(self, instance_id, rollback):
         with db_api.transaction() as session:
             flow_uuid = session.get(models.Instance, instance_id).flow_uuid
-        runner.run_boot(instance_id, flow_uuid, rollback=rollback,
-                        on_engine=self._attach)
+        self._run_attached(runner.run_boot, instance_id, flow_uuid, rollback=rollback)
 
     def resume(self, instance_id):
         self.boot(instance_id)
@@ -83,7 +97,7 @@ class LocalDispatcher:
 
     def power(self, instance_id, action_id):
         self._submit('Action %s on instance %s' % (action_id, instance_id),
-                     runner.run_action, instance_id, action_id, on_engine=self._attach)
+                     self._run_attached, runner.run_action, instance_id, action_id)
 
     def volume_delete(self, volume_id):
         self._submit('Delete of volume %s' % volume_id, runner.run_volume_delete,

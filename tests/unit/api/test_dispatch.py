@@ -1,6 +1,7 @@
 """provisioner-api all-in-one: flows run in its threads, and resume at start-up."""
 
 import logging
+import time
 
 from provisioner.api import app
 from provisioner.engine import dispatch
@@ -59,3 +60,28 @@ def test_boots_and_power_actions_left_unfinished_resume_at_start(conf, tmp_path,
     again = dispatch.LocalDispatcher()
     assert again.resume_interrupted() == 0
     again.stop()
+
+
+class _Engine:
+    def suspend(self):
+        pass
+
+
+def test_the_engines_of_finished_flows_are_not_kept(monkeypatch):
+    # provisioner-api lives long: an engine kept per boot and power action after its
+    # flow ended held every finished flow in memory.
+    ran = []
+
+    def run_action(instance_id, action_id, on_engine):
+        on_engine(_Engine())
+        ran.append(action_id)
+
+    monkeypatch.setattr(dispatch.runner, 'run_action', run_action)
+    dispatcher = dispatch.LocalDispatcher()
+    for n in range(50):
+        dispatcher.power('instance-%d' % n, n)
+    deadline = time.monotonic() + 10
+    while len(ran) < 50 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    dispatcher.stop()
+    assert len(ran) == 50 and not dispatcher._engines
