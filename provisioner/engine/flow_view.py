@@ -20,8 +20,8 @@ host that failed) and by the ``reschedule`` retry's history while it has one
 """
 
 import dataclasses
+import functools
 import json
-import threading
 
 from oslo_utils import importutils
 import sqlalchemy as sa
@@ -75,8 +75,7 @@ class Structure:
         return [atom['name'] for atom in self.atoms]
 
 
-_structures = {}
-_structures_lock = threading.Lock()
+STRUCTURES_MAX = 64
 
 
 def _pattern(flow):
@@ -136,16 +135,17 @@ def _compile(flow):
 
 def structure(factory_name, args=(), kwargs=None):
     """The compiled structure of the flow a factory builds (cached)."""
-    key = (factory_name, json.dumps(list(args)), json.dumps(kwargs or {},
-                                                            sort_keys=True))
-    with _structures_lock:
-        found = _structures.get(key)
-    if found is None:
-        factory = importutils.import_class(factory_name)
-        found = _compile(factory(*args, **(kwargs or {})))
-        with _structures_lock:
-            _structures.setdefault(key, found)
-    return found
+    return _structure(factory_name, json.dumps(list(args)),
+                      json.dumps(kwargs or {}, sort_keys=True))
+
+
+# Bounded: a volume action's factory argument is its volume's id, so an unbounded
+# cache would keep an entry per volume ever attached or detached, for the life of
+# provisioner-api. Boot, delete and power flows take a handful of entries.
+@functools.lru_cache(maxsize=STRUCTURES_MAX)
+def _structure(factory_name, args_json, kwargs_json):
+    factory = importutils.import_class(factory_name)
+    return _compile(factory(*json.loads(args_json), **json.loads(kwargs_json)))
 
 
 def _factory_name(function):
