@@ -14,18 +14,30 @@ _lock = threading.Lock()
 _secrets = set()
 
 
+def _parts(values):
+    """What is masked of each value: the whole and each line, stripped."""
+    for value in values:
+        if isinstance(value, bytes):
+            value = value.decode('utf-8', errors='ignore')
+        if not value:
+            continue
+        for part in [value] + value.splitlines():
+            part = part.strip()
+            if len(part) >= _MIN_LENGTH:
+                yield part
+
+
 def register(*values):
     """Remember secrets (str or bytes; user data line by line) for redaction."""
     with _lock:
-        for value in values:
-            if isinstance(value, bytes):
-                value = value.decode('utf-8', errors='ignore')
-            if not value:
-                continue
-            for part in [value] + value.splitlines():
-                part = part.strip()
-                if len(part) >= _MIN_LENGTH:
-                    _secrets.add(part)
+        _secrets.update(_parts(values))
+
+
+def forget(*values):
+    """Stop masking secrets that were replaced (a renewed token): a long-lived
+    process would otherwise keep, and scan every log line for, each one it held."""
+    with _lock:
+        _secrets.difference_update(_parts(values))
 
 
 def forget_all():

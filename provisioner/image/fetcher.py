@@ -107,6 +107,10 @@ class ImageServiceClient:
         if not endpoint:
             raise ImageUnavailable(part='data', image='(any)', url=self.auth_url,
                                    reason='the token\'s catalog has no image endpoint')
+        if self._token != token:
+            # Replaced (expiring, or refused): kept, the worker would hold one more
+            # secret per renewal for its life.
+            redact.forget(self._token)
         self._token, self._endpoint = token, endpoint.rstrip('/')
         self._expires = rest.token_expiry(body)
 

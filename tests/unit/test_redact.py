@@ -44,3 +44,10 @@ def test_options_that_hold_secrets_are_marked_secret():
                 # (libvirt URIs, the API's public base URL and the identity URL
                 # hosts log in at carry no credentials)
                 assert opt.secret, '[%s] %s' % (group, opt.name)
+
+
+def test_a_forgotten_secret_is_no_longer_held_or_masked():
+    redact.register('old-token-123456', 'kept-password')
+    redact.forget('old-token-123456')
+    assert redact._secrets == {'kept-password'}
+    assert redact.redact('old-token-123456') == 'old-token-123456'

@@ -25,6 +25,7 @@ from provisioner.identity import service as identity_service
 from provisioner.image import cache as image_cache
 from provisioner.image import fetcher
 from provisioner.image import store
+from provisioner import redact
 from tests.unit.api.conftest import Client
 
 SERVICE_PASSWORD = 'service-secret-123'
@@ -214,3 +215,13 @@ def test_an_uploaded_kernel_and_its_linked_ramdisk_are_fetched_by_part(as_host,
         cached = fetcher.fetch(as_host, fetcher.ImageFile(
             kernel['id'], part, kernel['%s_sha256' % part]))
         assert open(cached, 'rb').read() == data
+
+
+def test_a_renewed_service_token_replaces_the_old_one_among_the_secrets(as_host):
+    client = fetcher.service_client()
+    client._credentials(renew=True)
+    held = len(redact._secrets)
+    for _ in range(5):
+        client._credentials(renew=True)
+    token, _endpoint = client._credentials()
+    assert redact.redact(token) == redact.MASK and len(redact._secrets) == held
