@@ -17,6 +17,7 @@ from tests.bench import api
 from tests.bench import distributed
 from tests.bench import flow_overhead
 from tests.bench import images
+from tests.bench import memory
 from tests.bench import real_boot
 from tests.bench import report
 from tests.bench import scheduler
@@ -24,7 +25,8 @@ from tests.bench import startup
 
 BENCHES = {'flow': flow_overhead.run, 'real': real_boot.run,
            'scheduler': scheduler.run, 'distributed': distributed.run,
-           'api': api.run, 'images': images.run, 'startup': startup.run}
+           'api': api.run, 'images': images.run, 'memory': memory.run,
+           'startup': startup.run}
 
 
 def main(argv):

@@ -44,7 +44,7 @@ def _flow_uuid(instance_id):
         return instances.get_row(session, instance_id).flow_uuid
 
 
-def _boot_once(api, name):
+def boot_once(api, name):
     instance_id = api.create_instance(name, 'tiny', 'guest', ['net1'], [1], b'user data')
     start = time.perf_counter()
     runner.run_boot(instance_id, _flow_uuid(instance_id))
@@ -71,26 +71,31 @@ def _boot_times(api, stock):
     for i in range(WARMUP + RUNS):
         for mode in MODES:
             _use(mode, stock)
-            elapsed = _boot_once(api, '%s-%d' % (mode, i))
+            elapsed = boot_once(api, '%s-%d' % (mode, i))
             if i >= WARMUP:
                 times[mode].append(elapsed)
     _use('parallel', stock)
     return times
 
 
+def prepare(root):
+    """What boot_once boots in a deployment under root: its own test:/// node
+    (empty), flavor tiny, image guest and network net1."""
+    node = root / 'node.xml'
+    node.write_text('<node/>')
+    common.CONF.set_override('connection_uri', 'test://%s' % node, 'libvirt')
+    virt.reset_driver()
+    kernel, ramdisk = root / 'vmlinuz', root / 'initrd'
+    kernel.write_bytes(b'k' * 4096)
+    ramdisk.write_bytes(b'r' * 4096)
+    flavors.create('tiny', 1, 128, 1)
+    images.create('guest', kernel=str(kernel), ramdisk=str(ramdisk))
+    networks.create(virt.get_driver(), 'net1', '10.99.0.0/16')
+
+
 def run():
     with common.deployment('test:///default') as (root, api):
-        node = root / 'node.xml'
-        node.write_text('<node/>')
-        common.CONF.set_override('connection_uri', 'test://%s' % node, 'libvirt')
-        virt.reset_driver()
-        kernel, ramdisk = root / 'vmlinuz', root / 'initrd'
-        kernel.write_bytes(b'k' * 4096)
-        ramdisk.write_bytes(b'r' * 4096)
-        flavors.create('tiny', 1, 128, 1)
-        images.create('guest', kernel=str(kernel), ramdisk=str(ramdisk))
-        networks.create(virt.get_driver(), 'net1', '10.99.0.0/16')
-
+        prepare(root)
         times = _boot_times(api, _StockBackend(db_api.get_engine()))
     ours, serial, stock = times['parallel'], times['serial'], times['stock']
     print('boot flow on test:/// + SQLite, parallel steps (default): %s'

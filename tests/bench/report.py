@@ -88,18 +88,26 @@ def _startup_rows(startup):
 
 
 def _real_boot_rows(real):
-    target = '<= 1.0x the script'
+    target, vi_target = '<= 1.0x the script', '<= 1.0x virt-install'
     if real is None:
-        return [Row('real boot via the CLI vs a plain script', NOT_MEASURED, target)]
+        return [Row('real boot via the CLI vs a plain script', NOT_MEASURED, target),
+                Row('real boot via the CLI vs virt-install', NOT_MEASURED, vi_target)]
     cli, script, inproc = real['cli'], real['script'], real['in-process']
     rows = [Row('real boot to the guest\'s ready line via the CLI vs a plain '
                 'qemu-img/genisoimage/virsh script, alternated %dx' % real['runs'],
                 '%.2fx (CLI median %.2f s vs script %.2f s; in-process %.2fx)'
                 % (cli / script, cli, script, inproc / script), target,
                 cli / script <= 1.0)]
-    rows.append(Row('real boot via the CLI vs virt-install', NOT_MEASURED,
-                    '<= 1.0x virt-install',
-                    None))
+    vi = real.get('virt-install')
+    if vi is None:
+        rows.append(Row('real boot via the CLI vs virt-install', NOT_MEASURED, vi_target))
+    else:
+        rows.append(Row('real boot to the guest\'s ready line via the CLI vs the same '
+                        'script with virt-install making the domain, alternated %dx'
+                        % real['runs'],
+                        '%.2fx (CLI median %.2f s vs virt-install %.2f s; in-process '
+                        '%.2fx)' % (cli / vi, cli, vi, inproc / vi), vi_target,
+                        cli / vi <= 1.0))
     return rows
 
 
@@ -143,14 +151,65 @@ def _distributed_rows(dist):
     else:
         rows.append(Row('takeover after kill -9 of an engine', NOT_MEASURED,
                         takeover_target))
-    rows.append(Row('takeover with 200 boots in flight', NOT_MEASURED, takeover_target))
+    rows.append(_takeover_in_flight_row(dist.get('takeover_in_flight'), takeover_target))
     return rows
+
+
+def _takeover_in_flight_row(figures, target):
+    what = 'takeover with 200 boots in flight'
+    if not figures or 'skipped' in figures:
+        return Row(what, '%s: %s' % (NOT_MEASURED, figures['skipped']) if figures
+                   else NOT_MEASURED, target)
+    times = figures['takeover_s']
+    median, p99 = statistics.median(times), percentile(times, 0.99)
+    return Row('%s: kill -9 of an engine right after a burst of %d boot requests, to '
+               'the boots it ran leased by the other engine' % (what, figures['boots']),
+               'median %.2f s, p99 %.2f s (%d boots taken over; %d of the %d still in '
+               'flight at the kill, the rest done; end states: %s)'
+               % (median, p99, len(times), figures['in_flight'], figures['boots'],
+                  ', '.join('%s %d' % kv for kv in sorted(figures['end_states'].items()))),
+               target, median < 3 and p99 < 5)
+
+
+def _distributed_rss(dist):
+    """'after N boots: host MiB, ...' of the distributed engines' last RSS reading."""
+    point = ((dist or {}).get('engine_rss') or [None])[-1]
+    if point is None:
+        return None
+    return 'distributed engines after {:,} boots: {}'.format(
+        point['boots'], ', '.join('%s %.0f MiB' % (host, mib)
+                                  for host, mib in sorted(point['mib'].items())))
+
+
+def _memory_rows(memory, dist):
+    """Engine RSS after 10,000 boots (tests/bench/memory.py), the distributed
+    engines' last reading as detail."""
+    target = 'no growth beyond caches with a bound (< 3 MiB over the last 5,000 boots)'
+    detail = _distributed_rss(dist)
+    if memory is None:
+        return [Row('engine RSS after 10,000 boots', detail or NOT_MEASURED, target)]
+    first, last = memory['points'][0], memory['points'][-1]
+    if memory['tail_mib'] is None:
+        tail = 'too few boots to tell'
+    elif memory['extrapolated']:
+        tail = '{:+.1f} MiB extrapolated over {:,} ({:+.2f} MiB per 1,000)'.format(
+            memory['tail_mib'], memory['tail_boots'], memory['slope_mib_per_1000'])
+    else:
+        tail = '{:+.1f} MiB over the last {:,}'.format(memory['tail_mib'],
+                                                      memory['tail_boots'])
+    measured = '{:.0f} MiB at 0, {:.0f} MiB after {:,} boots; {}'.format(
+        first['mib'], last['mib'], last['boots'], tail)
+    return [Row('engine RSS after {:,} boots, one process (all-in-one runner, serial '
+                'steps, test:/// + SQLite, each deleted)'.format(last['boots']),
+                measured + ('; %s' % detail if detail else ''), target,
+                memory['levelled'] if memory['tail_mib'] is not None else None)]
 
 
 def issue_rows(results):
     """One row per target of issue 12's table, from the benches' results by name."""
     return (_startup_rows(results.get('startup')) + _real_boot_rows(results.get('real'))
-            + _flow_rows(results.get('flow')) + _distributed_rows(results.get('distributed')))
+            + _flow_rows(results.get('flow')) + _distributed_rows(results.get('distributed'))
+            + _memory_rows(results.get('memory'), results.get('distributed')))
 
 
 def scale_rows(results):
