@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import uuid
+from xml.etree import ElementTree
 
 import libvirt
 
@@ -91,14 +92,16 @@ def _plain_script(root, network, index, tool='virsh'):
                         network, mac, ip, domain_uuid, tool], check=True, timeout=300)
         return time.perf_counter() - start
     finally:
-        _undo_plain_script(network, domain_uuid, mac, ip)
+        _undo_plain_script(network, domain_uuid, mac, ip, workdir)
 
 
-def _undo_plain_script(network, domain_uuid, mac, ip):
-    """Destroy and undefine the script's domain, drop its DHCP host entry (whatever
-    of them a failed script got to make; its files go with the deployment's root)."""
+def _undo_plain_script(network, domain_uuid, mac, ip, workdir):
+    """Destroy and undefine the script's domain, drop its DHCP host entry and the
+    storage pools virt-install made (whatever of them a failed script got to make;
+    its files go with the deployment's root)."""
     conn = libvirt.open('qemu:///system')
     try:
+        _delete_pools_under(conn, workdir)
         try:
             dom = conn.lookupByUUIDString(domain_uuid)
         except libvirt.libvirtError:
@@ -116,6 +119,17 @@ def _undo_plain_script(network, domain_uuid, mac, ip):
                        | libvirt.VIR_NETWORK_UPDATE_AFFECT_CONFIG)
     finally:
         conn.close()
+
+
+def _delete_pools_under(conn, directory):
+    """virt-install defines (and autostarts) a storage pool for each directory that
+    holds one of its disks: the pools of the script's directory go with it."""
+    for pool in conn.listAllStoragePools():
+        path = ElementTree.fromstring(pool.XMLDesc()).findtext('target/path') or ''
+        if pathlib.Path(path) == directory or directory in pathlib.Path(path).parents:
+            if pool.isActive():
+                pool.destroy()
+            pool.undefine()
 
 
 def run():
