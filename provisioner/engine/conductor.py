@@ -161,8 +161,9 @@ class Conductor:
         """Leave the job alone for a while; return for how long."""
         now = time.monotonic()
         with self._lock:
-            _until, delay = self._failed.get(job.uuid, (0.0, RETRY_DELAY_FIRST / 2))
-            delay = min(delay * 2, RETRY_DELAY_MAX)
+            _until, previous = self._failed.get(job.uuid, (0.0, None))
+            delay = RETRY_DELAY_FIRST if previous is None else min(2 * previous,
+                                                                   RETRY_DELAY_MAX)
             self._failed[job.uuid] = (now + delay, delay)
             # Bounded: a job not seen failing for a while ended on another engine.
             for stale in [uuid_ for uuid_, (until, _) in self._failed.items()
