@@ -6,6 +6,7 @@ isolated network; tests drive the real CLI in subprocesses, as a user would. Eve
 is removed at the end, and whatever a test left is reported as a failure.
 """
 
+import fcntl
 import json
 import os
 import pathlib
@@ -175,24 +176,44 @@ class Cloud:
             conn.close()
 
 
+def build_guest_image():
+    """Kernel, initramfs and BIOS disk of tools/build-guest-image, built once.
+
+    Parallel test workers (pytest-xdist) share the directory: the first builds it under
+    a lock while the others wait, then all reuse it.
+    """
+    names = ('vmlinuz', 'initramfs.img', 'disk.qcow2')
+    GUEST_IMAGE_DIR.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = GUEST_IMAGE_DIR.parent / ('.%s.lock' % GUEST_IMAGE_DIR.name)
+    with open(lock_path, 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not all((GUEST_IMAGE_DIR / name).exists() for name in names):
+            subprocess.run([sys.executable, str(REPO / 'tools' / 'build-guest-image'),
+                            '--output', str(GUEST_IMAGE_DIR)], check=True)
+    return tuple(GUEST_IMAGE_DIR / name for name in names)
+
+
 @pytest.fixture(scope='session')
 def guest_image():
     """Kernel + initramfs from tools/build-guest-image (built once, then reused)."""
-    kernel, ramdisk = GUEST_IMAGE_DIR / 'vmlinuz', GUEST_IMAGE_DIR / 'initramfs.img'
-    if not (kernel.exists() and ramdisk.exists()):
-        subprocess.run([sys.executable, str(REPO / 'tools' / 'build-guest-image'),
-                        '--output', str(GUEST_IMAGE_DIR)], check=True)
-    return kernel, ramdisk
+    return build_guest_image()[:2]
 
 
 @pytest.fixture(scope='session')
-def guest_disk(guest_image):
+def guest_disk():
     """The same guest as a BIOS-bootable qcow2 disk (tools/build-guest-image)."""
-    disk = GUEST_IMAGE_DIR / 'disk.qcow2'
-    if not disk.exists():
-        subprocess.run([sys.executable, str(REPO / 'tools' / 'build-guest-image'),
-                        '--output', str(GUEST_IMAGE_DIR)], check=True)
-    return disk
+    return build_guest_image()[2]
+
+
+def pytest_collection_modifyitems(items):
+    """Under ``pytest -n N --dist loadgroup`` a module's tests share a worker (and its
+    module fixtures); the distributed suite shares one: its tests share a deployment,
+    and one of them restarts the RabbitMQ broker the others talk to."""
+    for item in items:
+        module = item.path.relative_to(REPO)
+        group = ('distributed' if module.parts[:3] == ('tests', 'functional', 'distributed')
+                 else module.as_posix())
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope='session')

@@ -1,10 +1,9 @@
 """LibvirtDriver against the real qemu:///system: network, disks, drive, a running guest.
 
 Everything lives under a private resource_prefix and a state_path below /var/lib
-(libvirt-qemu can traverse it), and is removed at the end. With the test guest image
-(tools/build-guest-image; $PROVISIONER_TEST_GUEST_IMAGE or build/guest-image) the guest
-boots its kernel and the test reads what it saw from the console log; without it the
-guest runs the BIOS on a blank disk, which still proves define/start/destroy.
+(libvirt-qemu can traverse it), and is removed at the end. The guest boots the test
+guest image's kernel (tools/build-guest-image; $PROVISIONER_TEST_GUEST_IMAGE or
+build/guest-image) and the test reads what it saw from the console log.
 """
 
 import hashlib
@@ -25,31 +24,13 @@ from provisioner.virt import spec as virt_spec
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import host as libvirt_host
 from provisioner.virt.libvirt import storage
+from tests import netutil
+from tests.functional import conftest
 
 libvirt = pytest.importorskip('libvirt')
 
-REPO = pathlib.Path(__file__).resolve().parents[3]
-GUEST_IMAGE_DIR = pathlib.Path(os.environ.get('PROVISIONER_TEST_GUEST_IMAGE',
-                                              REPO / 'build' / 'guest-image'))
 MAC = '52:54:00:%02x:%02x:%02x' % tuple(secrets.token_bytes(3))
 BOOT_TIMEOUT = 90
-
-
-def _free_cidr():
-    """A /24 in 10.253.0.0/16 that no route of this machine uses."""
-    routes = subprocess.run(['ip', '-4', 'route', 'show', 'table', 'all'],
-                            capture_output=True, text=True).stdout
-    taken = set()
-    for word in routes.split():
-        try:
-            taken.add(ipaddress.ip_network(word, strict=False))
-        except ValueError:
-            pass
-    for third in range(secrets.randbelow(200), 256):
-        candidate = ipaddress.ip_network('10.253.%d.0/24' % third)
-        if not any(candidate.overlaps(net) for net in taken if net.prefixlen >= 8):
-            return candidate
-    pytest.skip('no free 10.253.x.0/24 for a test network')
 
 
 @pytest.fixture
@@ -86,7 +67,7 @@ def real_driver():
 
 
 def _net():
-    cidr = _free_cidr()
+    cidr = ipaddress.ip_network(netutil.free_cidr(253))
     hosts = list(cidr.hosts())
     return {'id': secrets.token_hex(4), 'name': 'functional', 'cidr': str(cidr),
             'gateway': str(hosts[0]), 'dhcp_start': str(hosts[99]),
@@ -103,15 +84,14 @@ def _base_image(drv):
 
 def _guest_kernel(drv):
     """Kernel and initramfs copied next to the state (libvirt-qemu must read them)."""
-    kernel, ramdisk = GUEST_IMAGE_DIR / 'vmlinuz', GUEST_IMAGE_DIR / 'initramfs.img'
-    if not (kernel.exists() and ramdisk.exists()):
-        return None, None
     target = pathlib.Path(CONF.state_path) / 'kernel'
     target.mkdir(mode=0o755)
-    for path in (kernel, ramdisk):
+    copies = []
+    for path in conftest.build_guest_image()[:2]:
         shutil.copy(path, target / path.name)
         os.chmod(target / path.name, 0o644)
-    return str(target / kernel.name), str(target / ramdisk.name)
+        copies.append(str(target / path.name))
+    return copies
 
 
 def _wait_for_console(path, marker):
@@ -162,12 +142,11 @@ def test_boot_a_guest_and_leave_nothing_behind(real_driver):
     assert drv.power_state(instance_uuid) == 'running'
     assert len(drv.leftovers(instance_uuid, ['functional-vol'], [(net, MAC)])) == 5
 
-    if kernel:
-        console = _wait_for_console(spec.console_log, 'PROVISIONER-GUEST: ready')
-        assert 'PROVISIONER-GUEST: ip=%s' % ip in console
-        assert 'PROVISIONER-GUEST: uuid=%s' % instance_uuid in console
-        assert 'PROVISIONER-GUEST: user-data=hello from user data' in console
-        assert 'PROVISIONER-GUEST: disks=vda vdb vdc' in console
+    console = _wait_for_console(spec.console_log, 'PROVISIONER-GUEST: ready')
+    assert 'PROVISIONER-GUEST: ip=%s' % ip in console
+    assert 'PROVISIONER-GUEST: uuid=%s' % instance_uuid in console
+    assert 'PROVISIONER-GUEST: user-data=hello from user data' in console
+    assert 'PROVISIONER-GUEST: disks=vda vdb vdc' in console
     assert drv.power_state(instance_uuid) == 'running'
 
     drv.destroy_domain(instance_uuid)
