@@ -33,20 +33,50 @@ def _take(lock_file, instance_id, wait, on_wait):
             time.sleep(0.1)
 
 
+def _path(instance_id):
+    return os.path.join(CONF.state_path, 'locks', '%s.lock' % instance_id)
+
+
+def _still_linked(lock_file, path):
+    """Whether the locked file is still the one at path: forget() may have unlinked
+    it while this process waited for it."""
+    try:
+        here = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(lock_file.fileno())
+    return (here.st_dev, here.st_ino) == (held.st_dev, held.st_ino)
+
+
 @contextlib.contextmanager
 def instance_lock(instance_id, wait=0, on_wait=None):
     """Hold the instance's lock; wait up to `wait` seconds for its current holder."""
-    directory = os.path.join(CONF.state_path, 'locks')
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    path = os.path.join(directory, '%s.lock' % instance_id)
-    with open(path, 'a+') as lock_file:
-        _take(lock_file, instance_id, wait, on_wait)
-        lock_file.seek(0)
-        lock_file.truncate()
-        lock_file.write(str(os.getpid()))
-        lock_file.flush()
-        try:
-            yield
-        finally:
+    path = _path(instance_id)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    while True:
+        with open(path, 'a+') as lock_file:
+            _take(lock_file, instance_id, wait, on_wait)
+            if not _still_linked(lock_file, path):
+                continue  # its holder deleted the instance: lock the path anew
             lock_file.seek(0)
             lock_file.truncate()
+            lock_file.write(str(os.getpid()))
+            lock_file.flush()
+            try:
+                yield
+            finally:
+                lock_file.seek(0)
+                lock_file.truncate()
+            return
+
+
+def forget(instance_id):
+    """Remove the lock file of a deleted instance; call it holding the lock.
+
+    Whoever waits for the lock meanwhile finds its file unlinked and locks the path
+    anew (instance_lock), so no two processes ever hold "the" lock at once.
+    """
+    try:
+        os.unlink(_path(instance_id))
+    except FileNotFoundError:
+        pass

@@ -322,6 +322,8 @@ def run_delete(instance_id, progress=None, on_wait=None, lease=None, action_id=N
             engine.run()
         persistence.destroy_logbook(instance_id)
         _finish(instance_id, actions.DELETE, action_id, tf_states.SUCCESS)
+        if lease is None:
+            locks.forget(instance_id)  # the last of it on this host
 
 
 def run_volume_delete(volume_id, remote_steps=False):

@@ -1,3 +1,4 @@
+import os
 import threading
 import time
 
@@ -43,3 +44,29 @@ def test_other_instances_are_independent():
     with locks.instance_lock('i-3'):
         with locks.instance_lock('i-4'):
             pass
+
+
+def test_forget_removes_the_file_and_a_waiter_then_locks_the_path_anew(conf):
+    lock_file = os.path.join(conf.state_path, 'locks', 'i-5.lock')
+    waiting, took = threading.Event(), []
+
+    def waiter():
+        with locks.instance_lock('i-5', wait=5, on_wait=lambda holder: waiting.set()):
+            took.append(os.path.exists(lock_file))
+            # Whoever comes next is refused: the waiter holds the one lock there is.
+            with pytest.raises(exception.Conflict):
+                with locks.instance_lock('i-5'):
+                    pass
+
+    with locks.instance_lock('i-5'):
+        thread = threading.Thread(target=waiter)
+        thread.start()
+        assert waiting.wait(5)
+        locks.forget('i-5')  # as a delete does, holding the lock
+        assert not os.path.exists(lock_file)
+    thread.join()
+    assert took == [True]
+
+
+def test_forget_without_a_lock_file_is_a_no_op(conf):
+    locks.forget('never-locked')

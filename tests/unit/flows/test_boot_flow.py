@@ -1,5 +1,7 @@
 """The whole boot flow on the real driver and a test:/// hypervisor."""
 
+import os
+
 import pytest
 from taskflow import states as tf_states
 
@@ -68,12 +70,15 @@ def test_task_states_move_forward_in_the_documented_order(api, monkeypatch):
                     states.SPAWNING]
 
 
-def test_delete_removes_everything(api, hypervisor):
+def test_delete_removes_everything(api, hypervisor, conf):
     instance_id = boot_request(api)
     api.run_boot(instance_id)
+    lock_file = os.path.join(conf.state_path, 'locks', '%s.lock' % instance_id)
+    assert os.path.exists(lock_file)
     info = api.delete('vm1')
     assert info['vm_state'] == states.DELETED
     assert leftovers(hypervisor, api, instance_id) == []
+    assert not os.path.exists(lock_file)  # its lock file goes with it
     with pytest.raises(exception.NotFound):
         api.show('vm1')
 
