@@ -12,6 +12,7 @@ import socket
 import pytest
 
 from provisioner.cmd import cli
+from provisioner.cmd import subcommands
 from tests import cli_probe
 from tests.unit.test_cli import run  # noqa: F401 - fixture
 
@@ -75,7 +76,7 @@ def test_the_parser_copies_of_library_constants_are_current():
     from provisioner.cmd import scheduling
     from provisioner.compute import quotas
     from provisioner.compute import server_groups
-    assert cli.SERVER_GROUP_POLICIES == server_groups.POLICIES
+    assert subcommands.SERVER_GROUP_POLICIES == server_groups.POLICIES
     assert scheduling.QUOTA_RESOURCES == quotas.RESOURCES
     args = cli.build_parser().parse_args(['quota', 'set'])
     for resource in quotas.RESOURCES:
