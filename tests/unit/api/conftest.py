@@ -108,3 +108,9 @@ def make_token(admin_context):
 def member_client(app, make_token):
     """A member of project demo."""
     return Client(app, make_token('demo-member', 'member', 'demo'))
+
+
+@pytest.fixture
+def test_hypervisor(conf):
+    """All-in-one listings report this host's capacity: libvirt's test driver's."""
+    conf.set_override('connection_uri', 'test:///default', 'libvirt')
