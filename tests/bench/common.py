@@ -1,5 +1,6 @@
 """What the benchmarks share: a private all-in-one deployment and timing helpers."""
 
+import compileall
 import contextlib
 import os
 import pathlib
@@ -17,6 +18,18 @@ from tests import process
 
 # The guest image tools/build-guest-image makes (real_boot registers it).
 GUEST_IMAGE = pathlib.Path(__file__).resolve().parents[2] / 'build' / 'guest-image'
+
+
+def user_env(base=None):
+    """The environment of a CLI process as a user runs it: with Python's bytecode
+    cache. tox's setenv turns the cache off for the tests (nothing is written into the
+    tree); a user's installed CLI compiles its modules once, so the benches do too."""
+    env = dict(os.environ if base is None else base)
+    env.pop('PYTHONDONTWRITEBYTECODE', None)
+    repo = GUEST_IMAGE.parents[1]
+    for package in ('provisioner', 'flows'):
+        compileall.compile_dir(str(repo / package), quiet=1)
+    return env
 
 
 def summary(samples_ms):

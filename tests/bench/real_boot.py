@@ -61,7 +61,7 @@ def _provisioner_cli(api, root, name):
     config.write_text('[DEFAULT]\nstate_path = %s\nhost = bench-host\n[libvirt]\n'
                       'resource_prefix = %s\n' % (common.CONF.state_path,
                                                   common.CONF.libvirt.resource_prefix))
-    env = dict(os.environ, OS_USERNAME='admin', OS_PASSWORD='bench',
+    env = dict(common.user_env(), OS_USERNAME='admin', OS_PASSWORD='bench',
                OS_PROJECT_NAME='admin', PYTHONWARNINGS='ignore')
     start = time.perf_counter()
     subprocess.run([sys.executable, '-m', 'provisioner.cmd.cli', '--config-file',

@@ -132,7 +132,9 @@ _heavy = cli_probe.heavy
 
 
 def _base_env(home):
-    plain = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
+    from tests.bench import common
+    plain = common.user_env({k: v for k, v in os.environ.items()
+                             if not k.startswith('OS_')})
     plain['XDG_CACHE_HOME'] = os.path.join(home, 'cache')
     return plain
 
