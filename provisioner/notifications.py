@@ -22,12 +22,9 @@ All-in-one without either, no notifier exists and oslo.messaging is not imported
 for it. Sending never breaks a flow: a failure is logged at WARNING.
 """
 
-import glob
 import logging
 import os
 import threading
-
-from oslo_config import cfg
 
 from provisioner.compute import actions
 from provisioner.conf import CONF
@@ -57,28 +54,15 @@ def _nova_object(name, version, data):
 
 # -- whether to send, without importing oslo.messaging when it cannot be configured --
 
-def _config_files():
-    files = list(CONF.config_file or [])
-    for directory in CONF.config_dir or []:
-        files.extend(sorted(glob.glob(os.path.join(directory, '*.conf'))))
-    return files
-
-
-def _file_value(group, name):
-    sections = {}
-    for path in _config_files():
-        cfg.ConfigParser(path, sections).parse()
-    values = sections.get(group, {}).get(name)
-    return values[-1] if values else None
-
-
 def _may_be_configured():
-    # Options oslo.messaging registered already (the CLI and daemons ask rpc whether
-    # they are distributed): ask it. Otherwise only a config file can set them.
+    # Options oslo.messaging registered already (a distributed process did): ask it.
+    # Otherwise only a config file or the environment (OS_<GROUP>__<OPTION>) can
+    # set them.
     if 'transport_url' in CONF or _GROUP in CONF:
         return True
-    return bool(_file_value(_GROUP, 'transport_url')
-                or _file_value('DEFAULT', 'transport_url'))
+    return bool(os.environ.get('OS_%s__TRANSPORT_URL' % _GROUP.upper())
+                or rpc.config_file_value(_GROUP, 'transport_url')
+                or rpc.transport_url_named())
 
 
 def _register_messaging_opts():

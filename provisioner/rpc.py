@@ -5,6 +5,8 @@ engines' API, and the engines send host-side steps to each host's worker. Creati
 tearing down a transport costs about a second, so each process keeps one for life.
 """
 
+import glob
+import os
 import threading
 
 from provisioner.conf import CONF
@@ -26,7 +28,9 @@ def messaging():
     return oslo_messaging
 
 
-def _register_transport_opts():
+def register_transport_opts():
+    """Register oslo.messaging's [DEFAULT] options (transport_url among them), importing
+    it (~0.1 s); return transport_url's default."""
     messaging()
     from oslo_messaging import opts as messaging_opts
     for group, opts in messaging_opts.list_opts():
@@ -35,14 +39,43 @@ def _register_transport_opts():
             return next(opt.default for opt in opts if opt.name == 'transport_url')
 
 
+def _config_files():
+    files = list(CONF.config_file or [])
+    for directory in CONF.config_dir or []:
+        files.extend(sorted(glob.glob(os.path.join(directory, '*.conf'))))
+    return files
+
+
+def config_file_value(group, name):
+    """An option's value in the configuration files CONF read, for options nobody
+    registered (yet): what those files say, without importing their owner."""
+    from oslo_config import cfg
+    sections = {}
+    for path in _config_files():
+        cfg.ConfigParser(path, sections).parse()
+    values = sections.get(group, {}).get(name)
+    return values[-1] if values else None
+
+
+def transport_url_named():
+    """Whether the environment (oslo.config's OS_<GROUP>__<OPTION>) or a configuration
+    file sets [DEFAULT] transport_url."""
+    return bool(os.environ.get('OS_DEFAULT__TRANSPORT_URL')
+                or config_file_value('DEFAULT', 'transport_url'))
+
+
 def is_distributed():
     """True when a transport_url is configured: engines and workers do the work.
 
     oslo.messaging's own default ('rabbit://') does not count unless a config file
-    says it: all-in-one is the default, and needs no broker.
+    says it: all-in-one is the default, and needs no broker. Until something
+    registered oslo.messaging's options, a transport_url can only come from a file
+    or the environment: without one, all-in-one is known without importing it.
     """
+    if 'transport_url' not in CONF and not transport_url_named():
+        return False
     from oslo_config import cfg
-    default = _register_transport_opts()
+    default = register_transport_opts()
     value = CONF.transport_url
     if not value:
         return False
@@ -55,7 +88,7 @@ def get_transport():
     global _transport
     with _lock:
         if _transport is None:
-            _register_transport_opts()
+            register_transport_opts()
             _transport = messaging().get_rpc_transport(
                 CONF, allowed_remote_exmods=_ALLOWED_REMOTE_EXMODS)
         return _transport

@@ -37,6 +37,9 @@ def _dispatcher():
     from provisioner.engine import runner
     from provisioner import rpc
     compute_api.use_flow_runner(runner)  # the servers' flows are persisted here
+    # Requests ask is_distributed(): once the options are registered it reads CONF,
+    # not the configuration files again.
+    rpc.register_transport_opts()
     if rpc.is_distributed():
         from provisioner.engine import jobs
         daemon.wait_for('The database', daemon.check_database)

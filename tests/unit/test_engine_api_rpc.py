@@ -10,7 +10,7 @@ from provisioner import rpc
 
 @pytest.fixture
 def served(conf, admin_context):
-    rpc.is_distributed()  # registers transport_url
+    rpc.register_transport_opts()  # transport_url, to override
     conf.set_override('transport_url', 'fake:///')
     conf.set_override('api_timeout', 10, 'engine')
     server = rpc.get_server(conf.engine.topic, 'engine-1',

@@ -18,7 +18,7 @@ from tests.unit.virt.conftest import test_uri  # noqa: F401 (fixture)
 
 @pytest.fixture
 def served(conf, test_uri):  # noqa: F811
-    rpc.is_distributed()  # registers transport_url
+    rpc.register_transport_opts()  # transport_url, to override
     conf.set_override('transport_url', 'fake:///')
     driver = virt.get_driver()
     servers = [rpc.get_server(conf.worker.topic, conf.host,

@@ -83,7 +83,7 @@ def _wait_for(condition, timeout=10):
 def cluster(conf, catalog, admin_context):
     """A worker for this host and an engine's report endpoint, served over fake://;
     an engine-side compute API. The host exists once the worker's report arrived."""
-    rpc.is_distributed()  # registers transport_url
+    rpc.register_transport_opts()  # transport_url, to override
     conf.set_override('transport_url', 'fake:///')
     conf.set_override('heartbeat_timeout', 5, 'worker')
     # Served as provisioner-engine serves them: the worker's audit at start asks too.

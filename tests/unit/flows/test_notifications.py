@@ -112,7 +112,7 @@ def test_noop_driver_disables_notifications(conf):
 
 
 def test_distributed_transport_enables_them(conf):
-    rpc.is_distributed()  # registers [DEFAULT] transport_url
+    rpc.register_transport_opts()  # [DEFAULT] transport_url, to override
     conf.set_override('transport_url', 'fake:///')
     assert notifications.get_notifier() is not None
 

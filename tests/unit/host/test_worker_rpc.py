@@ -88,7 +88,7 @@ def fake_rpc(conf, tmp_path):
     node = tmp_path / 'node.xml'
     node.write_text('<node/>')
     conf.set_override('connection_uri', 'test://%s' % node, 'libvirt')
-    rpc.is_distributed()  # registers transport_url
+    rpc.register_transport_opts()  # transport_url, to override
     conf.set_override('transport_url', 'fake:///')
     conf.set_override('heartbeat_timeout', 2, 'worker')
     conf.set_override('step_attempts', 1, 'worker')
