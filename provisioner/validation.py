@@ -143,6 +143,41 @@ def _text(value, field, maximum):
     return value
 
 
+# Neutron's limit on a resource's description (neutron_lib's DESCRIPTION_MAX_LEN).
+MAX_DESCRIPTION_LENGTH = 255
+
+
+def description(value, field='description'):
+    """Free text a user wrote (a network's, subnet's, port's): kept verbatim.
+
+    Any characters but NUL (no database column takes it) and lone surrogates (not
+    text: they have no UTF-8 form).
+    """
+    if not isinstance(value, str):
+        raise exception.Invalid(reason='%s must be a string, not %s'
+                                       % (field, _json_type(value)))
+    if len(value) > MAX_DESCRIPTION_LENGTH:
+        raise exception.Invalid(reason='%s is %d characters long; the limit is %d'
+                                       % (field, len(value), MAX_DESCRIPTION_LENGTH))
+    try:
+        value.encode('utf-8')
+    except UnicodeEncodeError:
+        raise exception.Invalid(reason='%s must be text (it has an unpaired '
+                                       'surrogate)' % field) from None
+    if '\0' in value:
+        raise exception.Invalid(reason='%s must not contain NUL characters' % field)
+    return value
+
+
+def _json_type(value):
+    """The JSON name of a decoded value's type (what the caller sent)."""
+    for kind, name in ((bool, 'a boolean'), (int, 'a number'), (float, 'a number'),
+                       (list, 'a list'), (dict, 'an object'), (type(None), 'null')):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
 MIN_PASSWORD_LENGTH = 8
 MAX_PASSWORD_LENGTH = 1024
 

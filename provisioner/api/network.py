@@ -24,6 +24,7 @@ from provisioner.network import quotas
 from provisioner.network import service
 from provisioner import policy
 from provisioner import rpc
+from provisioner import validation
 from provisioner import virt
 
 QUOTA_RESOURCES = ('network', 'subnet', 'port', 'router', 'floatingip', 'security_group',
@@ -82,10 +83,29 @@ def _project(req, body):
     if wanted and wanted != req.context.project_id and not req.context.is_admin:
         raise exception.Forbidden(reason='only an admin makes resources of another '
                                          'project')
-    if body.get('description'):
-        raise wsgi.HTTPError(400, 'Invalid input: descriptions are not stored here; '
-                                  'leave description out.')
     return wanted
+
+
+def _description(body, absent=None):
+    """The ``description`` asked for: a string of at most 255 characters, kept
+    verbatim; null is ''. Absent: ``absent`` (a create's '', an update's None:
+    unchanged). Anything else is refused (400) before anything changes."""
+    if 'description' not in body:
+        return absent
+    if body['description'] is None:
+        return ''
+    try:
+        return validation.description(body['description'])
+    except exception.Invalid as exc:
+        raise wsgi.HTTPError(400, 'Invalid input for description. Reason: %s.'
+                             % exc.kwargs.get('reason', exc)) from None
+
+
+def _name_update(body):
+    """A subnet's or port's new name: None (absent) leaves it; null clears it."""
+    if 'name' not in body:
+        return None
+    return body['name'] or ''
 
 
 # -- networks ---------------------------------------------------------------------
@@ -105,9 +125,11 @@ def show_network(req, network_id):
 @route('POST', '/v2.0/networks')
 def create_network(req):
     body = views.attributes(req.json_body(), 'network', _NETWORK_FIELDS, _ALWAYS)
+    project_id = _project(req, body)
     net = service.create_network(req.context, body.get('name') or '',
                                  shared=body.get('shared', False),
-                                 project_id=_project(req, body))
+                                 project_id=project_id,
+                                 description=_description(body, ''))
     return views.one(req, 'network', views.network_view(net), 201)
 
 
@@ -117,7 +139,7 @@ def update_network(req, network_id):
                             _ALWAYS)
     _project(req, body)
     net = service.update_network(req.context, network_id, body.get('name'),
-                                 body.get('shared'))
+                                 body.get('shared'), description=_description(body))
     return views.one(req, 'network', views.network_view(net))
 
 
@@ -158,7 +180,8 @@ def create_subnet(req):
     net = service.create_subnet(
         req.context, body['network_id'], body['cidr'], body.get('name') or '',
         body.get('gateway_ip', addressing.DEFAULT), body.get('allocation_pools'),
-        body.get('enable_dhcp', True), body.get('dns_nameservers') or [])
+        body.get('enable_dhcp', True), body.get('dns_nameservers') or [],
+        description=_description(body, ''))
     return views.one(req, 'subnet', views.subnet_view(net), 201)
 
 
@@ -170,12 +193,13 @@ def update_subnet(req, subnet):
     if fixed:
         raise wsgi.HTTPError(400, 'Invalid input: %s cannot change once the subnet '
                                   'exists (hosts already serve it); only its name '
-                                  'can. Delete the subnet and make it again.'
-                             % ', '.join(fixed))
+                                  'and description can. Delete the subnet and make '
+                                  'it again.' % ', '.join(fixed))
     body = views.attributes(request_body, 'subnet', ('name', 'description'))
     _project(req, body)
     return views.one(req, 'subnet', views.subnet_view(
-        service.update_subnet(req.context, subnet, body.get('name'))))
+        service.update_subnet(req.context, subnet, _name_update(body),
+                              _description(body))))
 
 
 @route('DELETE', '/v2.0/subnets/{subnet}')
@@ -219,7 +243,8 @@ def create_port(req):
     if not body.get('network_id'):
         raise wsgi.HTTPError(400, 'Invalid input: network_id is required.')
     port = ports.create_port(req.context, body['network_id'], body.get('name') or '',
-                             body.get('fixed_ips'), body.get('mac_address'))
+                             body.get('fixed_ips'), body.get('mac_address'),
+                             description=_description(body, ''))
     return _port(req, port['id'], 201)
 
 
@@ -227,7 +252,7 @@ def create_port(req):
 def update_port(req, port_id):
     body = views.attributes(req.json_body(), 'port', ('name', 'description'))
     _project(req, body)
-    ports.update_port(req.context, port_id, body.get('name'))
+    ports.update_port(req.context, port_id, _name_update(body), _description(body))
     return _port(req, port_id)
 
 

@@ -65,15 +65,15 @@ def attributes(request_body, resource, allowed, fixed=None):
     return {k: v for k, v in body.items() if k in allowed}
 
 
-def _common(item):
+def _common(item, description):
     created = common.isotime(item['created_at'])
     return {'project_id': item['project_id'], 'tenant_id': item['project_id'],
-            'description': '', 'tags': [], 'created_at': created, 'updated_at': created,
-            'revision_number': 0}
+            'description': description, 'tags': [], 'created_at': created,
+            'updated_at': created, 'revision_number': 0}
 
 
 def network_view(net):
-    return dict(_common(net), **{
+    return dict(_common(net, net['description']), **{
         'id': net['id'], 'name': net['name'], 'admin_state_up': True, 'status': 'ACTIVE',
         'subnets': [net['subnet_id']] if net['subnet_id'] else [],
         'shared': net['shared'], 'router:external': False, 'mtu': MTU,
@@ -83,7 +83,7 @@ def network_view(net):
 
 
 def subnet_view(net):
-    return dict(_common(net), **{
+    return dict(_common(net, net['subnet_description']), **{
         'id': net['subnet_id'], 'name': net['subnet_name'], 'network_id': net['id'],
         'cidr': net['cidr'], 'ip_version': 4, 'gateway_ip': net['gateway'],
         'enable_dhcp': net['enable_dhcp'],
@@ -96,7 +96,7 @@ def subnet_view(net):
 def port_view(port, subnet_ids):
     """A port; ``subnet_ids`` maps network ids to their subnet's id."""
     bound = port['instance_id'] is not None
-    return dict(_common(port), **{
+    return dict(_common(port, port['description']), **{
         'id': port['id'], 'name': port['name'], 'network_id': port['network_id'],
         'mac_address': port['mac'], 'admin_state_up': True,
         'status': 'ACTIVE' if bound else 'DOWN',

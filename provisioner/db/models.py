@@ -121,6 +121,8 @@ class Network(TimestampMixin, Base):
     __tablename__ = 'networks'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='',
+                                                     server_default='')
     # Null: made by an operator before networks had owners (shared by everyone).
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     shared: orm.Mapped[bool] = orm.mapped_column(default=False)
@@ -131,6 +133,8 @@ class Network(TimestampMixin, Base):
     subnet_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(36), unique=True, default=_default_subnet_id)
     subnet_name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    subnet_description: orm.Mapped[str] = orm.mapped_column(
+        sa.String(255), default='', server_default='')
     enable_dhcp: orm.Mapped[bool] = orm.mapped_column(default=True)
     dns_nameservers: orm.Mapped[list | None] = orm.mapped_column(sa.JSON, default=list)
 
@@ -260,6 +264,8 @@ class Port(TimestampMixin, Base):
         sa.ForeignKey('instances.id'), index=True)
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='',
+                                                     server_default='')
     boot_made: orm.Mapped[bool] = orm.mapped_column(default=True)
     network_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('networks.id'))
     mac: orm.Mapped[str] = orm.mapped_column(sa.String(17))

@@ -157,7 +157,8 @@ def release_ports(instance_id):
 
 
 def port_view_dict(port, host=None):
-    return {'id': port.id, 'name': port.name, 'instance_id': port.instance_id,
+    return {'id': port.id, 'name': port.name, 'description': port.description or '',
+            'instance_id': port.instance_id,
             'network_id': port.network_id, 'mac': port.mac, 'ip': port.ip,
             'created_at': port.created_at, 'project_id': port.project_id,
             'host': host, 'boot_made': port.boot_made}

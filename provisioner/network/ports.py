@@ -75,9 +75,11 @@ def show_port(context, port_id):
     raise exception.NotFound(kind='Port', name=port_id)
 
 
-def create_port(context, network_id, name='', fixed_ips=None, mac_address=None):
+def create_port(context, network_id, name='', fixed_ips=None, mac_address=None,
+                description=''):
     """Make an unbound port with a fixed IP (the one asked for, or the pool's next)."""
     name = validation.name(name, 'port name') if name else ''
+    description = validation.description(description, 'port description')
     mac = _mac(mac_address) if mac_address is not None else None
     project_id = context.project_id
     policy.authorize(context, 'port:create', {'project_id': project_id})
@@ -93,6 +95,7 @@ def create_port(context, network_id, name='', fixed_ips=None, mac_address=None):
                                              % (net.id, mac))
             quotas.check(session, project_id, 'port')
             port = models.Port(id=str(uuid.uuid4()), instance_id=None, name=name,
+                               description=description,
                                network_id=net.id, project_id=project_id,
                                mac=mac or ipam.mac_for(ip), ip=ip, boot_made=False)
             session.add(port)
@@ -104,11 +107,19 @@ def create_port(context, network_id, name='', fixed_ips=None, mac_address=None):
                    '%s; try again.' % network_id) from None
 
 
-def update_port(context, port_id, name):
+def update_port(context, port_id, name=None, description=None):
+    """Rename a port or change its description (None: unchanged; '' clears)."""
+    if name is not None:
+        name = validation.name(name, 'port name') if name else ''
+    if description is not None:
+        description = validation.description(description, 'port description')
     with db_api.transaction() as session:
         port = _row(session, context, port_id)
         policy.authorize(context, 'port:update', {'project_id': port.project_id})
-        port.name = validation.name(name, 'port name') if name else ''
+        if name is not None:
+            port.name = name
+        if description is not None:
+            port.description = description
         session.flush()
     return show_port(context, port_id)
 

@@ -40,7 +40,8 @@ def network_info(net):
     return dict(ipam.network_dict(net), project_id=net.project_id,
                 shared=bool(net.shared or net.project_id is None),
                 created_at=net.created_at, subnet_id=net.subnet_id,
-                subnet_name=net.subnet_name)
+                subnet_name=net.subnet_name, description=net.description or '',
+                subnet_description=net.subnet_description or '')
 
 
 def visible(context, net):
@@ -76,12 +77,14 @@ def show_network(context, network_id):
         return network_info(get_row(session, context, network_id))
 
 
-def add_network(name, project_id, shared=False):
+def add_network(name, project_id, shared=False, description=''):
     """Record a network (policy-free: the callers check). project_id None: the
     operator's, shared by every project and counted against no quota."""
     name = validation.name(name, 'network name')
+    description = validation.description(description)
     net = models.Network(id=str(uuid.uuid4()), name=name, project_id=project_id,
-                         shared=bool(shared), dns_nameservers=[])
+                         shared=bool(shared), dns_nameservers=[],
+                         description=description)
     try:
         with db_api.transaction() as session:
             if project_id is not None:
@@ -93,15 +96,18 @@ def add_network(name, project_id, shared=False):
         raise exception.Conflict(reason='Network %s already exists.' % name) from None
 
 
-def create_network(context, name, shared=False, project_id=None):
+def create_network(context, name, shared=False, project_id=None, description=''):
     project_id = project_id or context.project_id
     policy.authorize(context, 'network:create', {'project_id': project_id})
     if shared:
         policy.authorize(context, 'network:create:shared', {'project_id': project_id})
-    return add_network(name, project_id, shared)
+    return add_network(name, project_id, shared, description)
 
 
-def update_network(context, network_id, name=None, shared=None):
+def update_network(context, network_id, name=None, shared=None, description=None):
+    """Change what is given (None: unchanged); all of it or, refused, nothing."""
+    if description is not None:
+        description = validation.description(description)
     with db_api.transaction() as session:
         net = get_row(session, context, network_id)
         _owned(context, 'network:update', net)
@@ -111,6 +117,8 @@ def update_network(context, network_id, name=None, shared=None):
             net.shared = bool(shared)
         if name is not None:
             net.name = validation.name(name, 'network name')
+        if description is not None:
+            net.description = description
         try:
             session.flush()
         except sa_exc.IntegrityError:
@@ -186,18 +194,20 @@ def _check_overlap(session, cidr):
 
 
 def create_subnet(context, network_id, cidr, name='', gateway=addressing.DEFAULT,
-                  pools=None, enable_dhcp=True, dns_nameservers=()):
+                  pools=None, enable_dhcp=True, dns_nameservers=(), description=''):
     """Give a network its one subnet; refused if it has one or the CIDR overlaps."""
+    description = validation.description(description, 'subnet description')
     plan = addressing.plan(cidr, gateway, pools, dns_nameservers)
     with db_api.transaction() as session:
         net = get_row(session, context, network_id)
         _owned(context, 'subnet:create', net)
-    return add_subnet(network_id, plan, name, enable_dhcp)
+    return add_subnet(network_id, plan, name, enable_dhcp, description)
 
 
-def add_subnet(network_id, plan, name='', enable_dhcp=True):
+def add_subnet(network_id, plan, name='', enable_dhcp=True, description=''):
     """Give the network the subnet ``plan`` (addressing.plan) (policy-free)."""
     name = validation.name(name, 'subnet name') if name else ''
+    description = validation.description(description, 'subnet description')
     with db_api.transaction() as session:
         net = session.get(models.Network, network_id)
         if net is None:
@@ -214,17 +224,26 @@ def add_subnet(network_id, plan, name='', enable_dhcp=True):
         for key, value in plan.items():
             setattr(net, key, value)
         net.subnet_id, net.subnet_name = str(uuid.uuid4()), name
+        net.subnet_description = description
         net.enable_dhcp = bool(enable_dhcp)
         session.flush()
         return network_info(net)
 
 
-def update_subnet(context, subnet_id, name):
-    """Rename a subnet. Its addressing is fixed once made: hosts carry it already."""
+def update_subnet(context, subnet_id, name=None, description=None):
+    """Rename a subnet or change its description (None: unchanged; '' clears). Its
+    addressing is fixed once made: hosts carry it already."""
+    if name is not None:
+        name = validation.name(name, 'subnet name') if name else ''
+    if description is not None:
+        description = validation.description(description, 'subnet description')
     with db_api.transaction() as session:
         net = subnet_row(session, context, subnet_id)
         _owned(context, 'subnet:update', net)
-        net.subnet_name = validation.name(name, 'subnet name') if name else ''
+        if name is not None:
+            net.subnet_name = name
+        if description is not None:
+            net.subnet_description = description
         session.flush()
         return network_info(net)
 
@@ -245,5 +264,6 @@ def delete_subnet(context, subnet_id, unplug):
         session.execute(sa.update(models.Network)
                         .where(models.Network.subnet_id == subnet_id)
                         .values(cidr=None, gateway=None, dhcp_start=None, dhcp_end=None,
-                                subnet_id=None, subnet_name='', enable_dhcp=True,
+                                subnet_id=None, subnet_name='',
+                                subnet_description='', enable_dhcp=True,
                                 dns_nameservers=[]))

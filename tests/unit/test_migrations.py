@@ -45,3 +45,47 @@ def test_flow_store_children_are_indexed_by_parent():
         for table in ('atomdetails', 'flowdetails'):
             indexed = [i['column_names'] for i in inspector.get_indexes(table)]
             assert ['parent_uuid'] in indexed, (table, indexed)
+
+
+def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
+    from alembic import command
+
+    def migrate(revision):
+        with db_api.get_engine().connect() as conn, \
+                migration._sqlite_foreign_keys_off(conn), conn.begin():
+            if revision == 'head':
+                command.upgrade(migration._alembic_config(conn), 'head')
+            else:
+                command.downgrade(migration._alembic_config(conn), revision)
+
+    def columns(table):
+        with db_api.get_engine().connect() as conn:
+            return {c['name'] for c in sa.inspect(conn).get_columns(table)}
+
+    migrate('0012')
+    assert 'description' not in columns('networks') | columns('ports')
+    assert 'subnet_description' not in columns('networks')
+    with db_api.get_engine().begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO networks (id, name, cidr, gateway, dhcp_start, dhcp_end, "
+            "subnet_id, subnet_name, created_at) VALUES ('n1', 'net1', '10.5.0.0/24', "
+            "'10.5.0.1', '10.5.0.2', '10.5.0.254', 's1', 'sub1', "
+            "'2026-01-01 00:00:00')"))
+        conn.execute(sa.text(
+            "INSERT INTO ports (id, network_id, mac, ip, name, boot_made, created_at) "
+            "VALUES ('p1', 'n1', 'fa:16:3e:05:00:09', '10.5.0.9', 'port1', 0, "
+            "'2026-01-01 00:00:00')"))
+    migrate('head')
+    assert migration.current_revision() == migration.SCHEMA_HEAD
+    with db_api.transaction() as session:
+        net = session.get(models.Network, 'n1')
+        assert (net.description, net.subnet_description) == ('', '')
+        assert session.get(models.Port, 'p1').description == ''
+        net.description, net.subnet_description = 'a network', 'its subnet'
+    migrate('0012')  # and back, for a rollback of the upgrade: the rows stay
+    assert 'description' not in columns('networks') | columns('ports')
+    with db_api.get_engine().connect() as conn:
+        assert conn.execute(sa.text('SELECT name, subnet_name FROM networks')).all() \
+            == [('net1', 'sub1')]
+        assert conn.execute(sa.text('SELECT id FROM ports')).scalars().all() == ['p1']
+    migrate('head')

@@ -283,3 +283,129 @@ def test_creates_without_what_they_need_are_400(member_client, body):
     response = member_client.post(NET + next(iter(body)) + 's', body)
     assert response.status_int == 400, response.text
     assert response.json['NeutronError']['type'] in ('HTTPBadRequest', 'InvalidInput')
+
+
+# -- descriptions (networks, subnets, ports) ---------------------------------------
+
+# Whatever a user typed is data: markup, quotes, shell and template syntax, non-ASCII,
+# a newline; kept and shown verbatim (JSON-encoded).
+TEXT = 'web <b>tier</b> "a" & \'b\' $(id) ${HOME} {{x}} é 漢字 🙂\nline 2'
+BAD_DESCRIPTIONS = ('x' * 256, 42, True, ['a'], {'a': 'b'})
+
+
+def _show(client, collection, item_id):
+    response = client.get(NET + collection + 's/' + item_id)
+    assert response.status_int == 200, response.text
+    return response.json[collection]
+
+
+def _listed(client, collection, item_id):
+    [found] = [i for i in client.get(NET + collection + 's').json[collection + 's']
+               if i['id'] == item_id]
+    return found
+
+
+def _update(client, collection, item_id, body, status=200):
+    response = client.put(NET + collection + 's/' + item_id, {collection: body})
+    assert response.status_int == status, response.text
+    return response
+
+
+def _check_descriptions(client, collection, item):
+    """Set, show, list, change, clear and refuse ``collection``'s description."""
+    assert item['description'] == TEXT
+    assert _show(client, collection, item['id'])['description'] == TEXT
+    assert _listed(client, collection, item['id'])['description'] == TEXT
+    filtered = client.get(NET + collection + 's?fields=id&fields=description').json[
+        collection + 's']
+    assert {'id': item['id'], 'description': TEXT} in filtered
+    name = item['name']
+    changed = _update(client, collection, item['id'],
+                      {'description': 'x' * 255}).json[collection]
+    assert (changed['description'], changed['name']) == ('x' * 255, name)
+    assert _show(client, collection, item['id'])['description'] == 'x' * 255
+    assert _update(client, collection, item['id'],
+                   {'description': TEXT}).json[collection]['description'] == TEXT
+    for bad in BAD_DESCRIPTIONS:  # refused, and nothing else changes either
+        response = _update(client, collection, item['id'],
+                           {'description': bad, 'name': 'renamed'}, 400)
+        assert 'Invalid input for description' in _error(response, 400,
+                                                         'HTTPBadRequest')
+        shown = _show(client, collection, item['id'])
+        assert (shown['description'], shown['name']) == (TEXT, name), bad
+    cleared = _update(client, collection, item['id'],
+                      {'description': None}).json[collection]
+    assert (cleared['description'], cleared['name']) == ('', name)
+    assert _listed(client, collection, item['id'])['description'] == ''
+
+
+def test_a_network_keeps_its_description(member_client):
+    net = _create(member_client, 'network', {'name': 'n1', 'description': TEXT})
+    _check_descriptions(member_client, 'network', net)
+    plain = _create(member_client, 'network', {'name': 'n2'})
+    assert plain['description'] == ''
+    assert _create(member_client, 'network', {'name': 'n3', 'description': None})[
+        'description'] == ''
+
+
+def test_a_subnet_has_its_own_description(member_client):
+    net = _create(member_client, 'network', {'name': 'n1', 'description': 'the net'})
+    sub = _create(member_client, 'subnet', {'network_id': net['id'], 'name': 's1',
+                                            'cidr': '10.71.0.0/24', 'ip_version': 4,
+                                            'description': TEXT})
+    _check_descriptions(member_client, 'subnet', sub)
+    assert _show(member_client, 'network', net['id'])['description'] == 'the net'
+    _update(member_client, 'network', net['id'], {'description': 'changed'})
+    assert _show(member_client, 'subnet', sub['id'])['description'] == ''
+    assert member_client.delete(NET + 'subnets/' + sub['id']).status_int == 204
+    again = _create(member_client, 'subnet', {'network_id': net['id'],
+                                              'cidr': '10.71.0.0/24'})
+    assert again['description'] == ''  # the deleted subnet's went with it
+
+
+def test_a_port_keeps_its_description(member_client):
+    net, _sub = _network_with_subnet(member_client, cidr='10.72.0.0/24')
+    port = _create(member_client, 'port', {'network_id': net['id'], 'name': 'p1',
+                                           'description': TEXT})
+    _check_descriptions(member_client, 'port', port)
+    plain = _create(member_client, 'port', {'network_id': net['id']})
+    assert plain['description'] == ''
+    # A name-only update leaves the description, and the reverse.
+    _update(member_client, 'port', plain['id'], {'description': 'd'})
+    renamed = _update(member_client, 'port', plain['id'], {'name': 'p2'}).json['port']
+    assert (renamed['name'], renamed['description']) == ('p2', 'd')
+
+
+@pytest.mark.parametrize('bad', BAD_DESCRIPTIONS)
+def test_a_create_with_a_bad_description_makes_nothing(member_client, bad):
+    net = _create(member_client, 'network', {'name': 'n1'})
+    for collection, body in (
+            ('network', {'name': 'n2'}),
+            ('subnet', {'network_id': net['id'], 'cidr': '10.73.0.0/24'})):
+        response = member_client.post(NET + collection + 's', {collection: dict(
+            body, description=bad)})
+        message = _error(response, 400, 'HTTPBadRequest')
+        assert 'Invalid input for description' in message
+    assert [n['name'] for n in member_client.get(NET + 'networks').json[
+        'networks']] == ['n1']
+    assert member_client.get(NET + 'subnets').json['subnets'] == []
+    _create(member_client, 'subnet', {'network_id': net['id'], 'cidr': '10.73.0.0/24'})
+    response = member_client.post(NET + 'ports', {'port': {
+        'network_id': net['id'], 'description': bad}})
+    assert 'Invalid input for description' in _error(response, 400, 'HTTPBadRequest')
+    assert member_client.get(NET + 'ports').json['ports'] == []
+
+
+def test_a_description_over_the_limit_says_so(member_client):
+    response = member_client.post(NET + 'networks', {'network': {
+        'name': 'n1', 'description': 'x' * 256}})
+    assert '256 characters long; the limit is 255' in _error(response, 400,
+                                                               'HTTPBadRequest')
+    response = member_client.post(NET + 'networks', {'network': {
+        'name': 'n1', 'description': 7}})
+    assert 'must be a string, not a number' in _error(response, 400, 'HTTPBadRequest')
+    for text in ('a\x00b', 'a\ud800b'):  # no database column takes these
+        response = member_client.post(NET + 'networks', {'network': {
+            'name': 'n1', 'description': text}})
+        _error(response, 400, 'HTTPBadRequest')
+    assert member_client.get(NET + 'networks').json['networks'] == []
