@@ -1,4 +1,4 @@
-"""Test-only fault points: fail or die right after a step's side effect.
+"""Test-only fault points: fail, die or pause right after a step's side effect.
 
 The worst moment for a step to be interrupted is after it changed the world and before
 its result was persisted; that is where these points sit, so the tests that use them
@@ -10,6 +10,7 @@ only when [fault_injection] names a step: no step class carries them.
 import logging
 import os
 import signal
+import time
 
 from provisioner.conf import CONF
 from provisioner import exception
@@ -42,6 +43,10 @@ def check(step_name, host=None):
     if step_name in CONF.fault_injection.crash_after_step:
         LOG.warning('Fault injection: killing this process after step %s', step_name)
         os.kill(os.getpid(), signal.SIGKILL)
+    if step_name in CONF.fault_injection.pause_after_step:
+        LOG.warning('Fault injection: pausing %.1f s after step %s',
+                    CONF.fault_injection.pause_seconds, step_name)
+        time.sleep(CONF.fault_injection.pause_seconds)
     if step_name in CONF.fault_injection.fail_after_step:
         raise exception.InjectedFault(step=step_name)
 

@@ -49,6 +49,16 @@ fault_injection_opts = [
                 default=[],
                 help='TESTING ONLY. Step names after whose side effect the process '
                      'kills itself with SIGKILL, to prove resume and rollback.'),
+    cfg.ListOpt('pause_after_step',
+                default=[],
+                help='TESTING ONLY. Step names after whose side effect the process '
+                     'waits [fault_injection] pause_seconds, to prove what happens '
+                     'while a flow is under way (a delete waits for a running '
+                     'boot).'),
+    cfg.FloatOpt('pause_seconds',
+                 default=5.0,
+                 min=0,
+                 help='TESTING ONLY. How long a pause_after_step pause lasts.'),
     cfg.BoolOpt('stop_taking_lease',
                 default=False,
                 help='TESTING ONLY. The engine stops itself (SIGSTOP) as it takes '

@@ -20,7 +20,8 @@ from flows import constants
 
 def configured():
     return bool(CONF.fault_injection.fail_after_step
-                or CONF.fault_injection.crash_after_step)
+                or CONF.fault_injection.crash_after_step
+                or CONF.fault_injection.pause_after_step)
 
 
 def install(engine):

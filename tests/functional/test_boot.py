@@ -59,10 +59,14 @@ def test_delete_leaves_nothing_behind(cloud):
 
 
 def test_delete_right_after_a_background_boot_waits_for_it(cloud):
-    cloud.boot('vm-nowait', '--no-wait')
+    # The background boot pauses after a step: still under way when the delete
+    # comes, however fast this machine is.
+    cloud.boot('vm-nowait', '--no-wait',
+               env={'OS_FAULT_INJECTION__PAUSE_AFTER_STEP': 'create-root-disk'})
     instance = cloud.show('vm-nowait')
     assert instance['vm_state'] == 'building'
-    cloud.cli('delete', 'vm-nowait')
+    deleted = cloud.cli('delete', 'vm-nowait')
+    assert 'Waiting for the boot running in process' in deleted.stderr
     assert cloud.leftovers(instance) == []
 
 

@@ -1,5 +1,7 @@
 """Fault points are the engine's, installed only when configured; no step carries one."""
 
+import time
+
 import pytest
 from taskflow import engines
 from taskflow.patterns import linear_flow
@@ -45,3 +47,13 @@ def test_configured_the_point_fails_the_step_after_it_ran(conf):
     with pytest.raises(exception.InjectedFault):
         engine.run()
     assert RAN == ['touch']  # the step ran, then its point failed it
+
+
+def test_a_pause_point_holds_the_flow_after_the_step_then_lets_it_finish(conf):
+    conf.set_override('pause_after_step', ['touch'], 'fault_injection')
+    conf.set_override('pause_seconds', 0.3, 'fault_injection')
+    engine = fault_points.install(_engine())
+    started = time.monotonic()
+    engine.run()
+    assert time.monotonic() - started >= 0.3
+    assert engine.storage.fetch('touched') == 'touched'
