@@ -38,6 +38,26 @@ def _libvirt_connection():
         pytest.skip('libvirtd is not reachable at qemu:///system: %s' % exc)
 
 
+def domains_mentioning(conn, text):
+    """provisioner's domains (instance-*) whose XML mentions ``text`` (a state_path).
+
+    Another test worker may undefine one of its own domains between the listing and
+    the read of its XML: such a domain is skipped, it was not this test's.
+    """
+    import libvirt
+    found = []
+    for dom in conn.listAllDomains():
+        if not dom.name().startswith('instance-'):
+            continue
+        try:
+            if text in dom.XMLDesc(0):
+                found.append(dom)
+        except libvirt.libvirtError as exc:
+            if exc.get_error_code() != libvirt.VIR_ERR_NO_DOMAIN:
+                raise
+    return found
+
+
 class Cloud:
     """One private provisioner deployment, driven through its CLI."""
 
@@ -156,12 +176,10 @@ class Cloud:
         every domain whose files lie under its root (its hosts' state_paths)."""
         conn = _libvirt_connection()
         try:
-            for dom in conn.listAllDomains():
-                if dom.name().startswith('instance-') and \
-                        '%s%s' % (self.root, os.sep) in dom.XMLDesc(0):
-                    if dom.isActive():
-                        dom.destroy()
-                    dom.undefine()
+            for dom in domains_mentioning(conn, '%s%s' % (self.root, os.sep)):
+                if dom.isActive():
+                    dom.destroy()
+                dom.undefine()
             for net in conn.listAllNetworks():
                 if net.name().startswith(self.prefix):
                     if net.isActive():

@@ -238,8 +238,8 @@ def _database(cloud):
 def _libvirt(cloud):
     conn = conftest._libvirt_connection()
     try:
-        found = sorted(d.name() for d in conn.listAllDomains()
-                       if str(cloud.state_path) in d.XMLDesc(0))
+        found = sorted(d.name() for d in
+                       conftest.domains_mentioning(conn, str(cloud.state_path)))
         found += sorted('network %s' % n.name() for n in conn.listAllNetworks()
                         if n.name().startswith(cloud.prefix))
         for pool in conn.listAllStoragePools():

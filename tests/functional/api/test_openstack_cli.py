@@ -11,6 +11,7 @@ import time
 import pytest
 
 from tests.functional.api import conftest as api
+from tests import netutil
 
 VM = 'api-vm1'
 USER_DATA = 'hello from openstack server create'
@@ -223,3 +224,37 @@ def test_image_tags_set_unset_and_filter(openstack, tmp_path):
         assert openstack.json('image', 'list', '--tag', 'web') == []
     finally:
         openstack.run('image', 'delete', created['id'])
+
+
+def test_network_subnet_and_port_descriptions(openstack):
+    """What Terraform's and Ansible's description arguments send: kept verbatim,
+    read back, changed; one over Neutron's 255 characters is refused."""
+    net = openstack.json('network', 'create', '--description', 'net <b> & "q"',
+                         'api-described')
+    subnet = port = None
+    try:
+        subnet = openstack.json('subnet', 'create', '--network', 'api-described',
+                                '--subnet-range', netutil.free_cidr(248),
+                                '--description', 'its subnet', 'api-described-subnet')
+        port = openstack.json('port', 'create', '--network', 'api-described',
+                              '--description', 'its port', 'api-described-port')
+        assert (net['description'], subnet['description'], port['description']) == \
+            ('net <b> & "q"', 'its subnet', 'its port')
+        openstack.run('network', 'set', '--description', 'changed', net['id'])
+        openstack.run('port', 'set', '--description', '', port['id'])
+        assert openstack.json('network', 'show', net['id'])['description'] == 'changed'
+        assert openstack.json('subnet', 'show', subnet['id'])['description'] == \
+            'its subnet'
+        shown = openstack.json('port', 'show', port['id'])
+        assert (shown['name'], shown['description']) == ('api-described-port', '')
+        refused = openstack.run('network', 'set', '--description', 'x' * 256, net['id'],
+                                check=False)
+        assert refused.returncode != 0 and 'the limit is 255' in refused.stderr, \
+            refused.stderr
+        assert openstack.json('network', 'show', net['id'])['description'] == 'changed'
+    finally:
+        if port is not None:
+            openstack.run('port', 'delete', port['id'], check=False)
+        if subnet is not None:
+            openstack.run('subnet', 'delete', subnet['id'], check=False)
+        openstack.run('network', 'delete', net['id'])

@@ -69,6 +69,19 @@ def other_project_user(http, name):
     return name, password, name
 
 
+def _api_flow_states(http, server_id):
+    """What the REST API says of the boot's flow now (said when the page disagrees)."""
+    actions = http.compute('GET', '/servers/%s/os-instance-actions'
+                           % server_id).json()['instanceActions']
+    flows = {}
+    for action in actions:
+        flow = http.compute('GET', '/servers/%s/os-instance-actions/%s/flow'
+                            % (server_id, action['request_id'])).json()['flow']
+        flows[action['action']] = (flow['state'], {a['name']: a['state']
+                                                   for a in flow['atoms']})
+    return flows
+
+
 def test_boot_watched_live_then_stop_start_delete(dashboard):
     cloud = dashboard.cloud
     dashboard.login()
@@ -81,7 +94,8 @@ def test_boot_watched_live_then_stop_start_delete(dashboard):
     done_sets, row_counts, states = watch_flow(dashboard)
     print('done nodes over time:', [len(d) for d in done_sets], 'timeline rows:',
           row_counts)
-    assert states and set(states.values()) == {'done'}, states
+    assert states and set(states.values()) == {'done'}, (
+        states, _api_flow_states(dashboard.cloud.http, server_id))
     growing = [d for d in done_sets if d]
     assert len(growing) >= 2 and all(a < b for a, b in zip(growing, growing[1:])), \
         done_sets

@@ -51,9 +51,8 @@ def real_driver():
     finally:
         conn = drv.host.get_connection()
         prefix = CONF.libvirt.resource_prefix
-        for domain in conn.listAllDomains():
-            if domain.name().startswith('instance-') and str(root) in domain.XMLDesc(0):
-                drv.destroy_domain(domain.UUIDString())
+        for domain in conftest.domains_mentioning(conn, str(root)):
+            drv.destroy_domain(domain.UUIDString())
         for network in conn.listAllNetworks():
             if network.name().startswith(prefix + '-'):
                 if network.isActive():
