@@ -220,14 +220,20 @@ class FastConnection(impl_sqlalchemy.Connection):
         flow_detail = super().get_flow_details(fd_uuid, lazy=lazy)
         _repair_half_injected(flow_detail)
         if not lazy:
-            # The flow's one writer (its lock or lease holder) loads it before it
-            # writes: its atoms as stored now are all it will find stored.
+            # What a load found is stored, and stays (atoms go only with their
+            # logbook): added to what this process knows, not put in its place. A
+            # reader in the writer's process (the flow view of provisioner-api) may
+            # have read before the writer's last insert and remember after it; in
+            # its place, the writer would insert those atoms again and fail.
             self._remember_stored(flow_detail.uuid,
-                                  {atom_detail.uuid for atom_detail in flow_detail})
+                                  {atom_detail.uuid for atom_detail in flow_detail},
+                                  merge=True)
         return flow_detail
 
-    def _remember_stored(self, flow_uuid, atom_uuids):
+    def _remember_stored(self, flow_uuid, atom_uuids, merge=False):
         with self._stored_lock:
+            if merge:
+                atom_uuids = set(atom_uuids) | self._stored_atoms.get(flow_uuid, set())
             self._stored_atoms[flow_uuid] = frozenset(atom_uuids)
             self._stored_atoms.move_to_end(flow_uuid)
             if len(self._stored_atoms) > _STORED_FLOWS_MAX:

@@ -130,6 +130,29 @@ def test_stored_atoms_are_looked_up_only_for_a_flow_showing_new_atoms():
         'one', 'two', 'three'}
 
 
+def test_a_reader_that_loaded_before_the_writers_insert_does_not_mislead_it(
+        monkeypatch):
+    """The flow view reads a flow in the process that runs it: a load whose SELECT
+    came before the engine stored the flow's atoms, and whose bookkeeping came
+    after, must not make the engine insert them again."""
+    from taskflow.persistence.backends import impl_sqlalchemy
+    backend = persistence.get_backend()
+    conn = backend.get_connection()
+    flow_detail = persistence.create_flow_detail('book7', 'demo', book_uuid=None)
+    engines.save_factory_details(flow_detail, make_flow, [], {}, backend=backend)
+    stale = persistence.get_flow_detail(flow_detail.uuid)  # the reader's SELECT
+    assert list(stale) == []
+    engine = _load(persistence.get_flow_detail(flow_detail.uuid))
+    engine.compile()
+    engine.prepare()  # the writer stores the flow's atoms
+    monkeypatch.setattr(impl_sqlalchemy.Connection, 'get_flow_details',
+                        lambda self, fd_uuid, lazy=False: stale)
+    conn.get_flow_details(flow_detail.uuid)  # the reader's bookkeeping, after
+    monkeypatch.undo()
+    engine.run()  # its flow state saves: no atom inserted twice
+    assert persistence.get_flow_detail(flow_detail.uuid).state == states.SUCCESS
+
+
 def test_a_flow_detail_is_saved_with_its_factory_in_one_transaction():
     from provisioner.engine import runner
     begins = []
