@@ -23,7 +23,6 @@ for it. Sending never breaks a flow: a failure is logged at WARNING.
 """
 
 import logging
-import os
 import threading
 
 from provisioner.compute import actions
@@ -60,9 +59,7 @@ def _may_be_configured():
     # set them.
     if 'transport_url' in CONF or _GROUP in CONF:
         return True
-    return bool(os.environ.get('OS_%s__TRANSPORT_URL' % _GROUP.upper())
-                or rpc.config_file_value(_GROUP, 'transport_url')
-                or rpc.transport_url_named())
+    return rpc.set_outside_code((_GROUP, 'transport_url'), ('DEFAULT', 'transport_url'))
 
 
 def _register_messaging_opts():

@@ -12,6 +12,7 @@ import threading
 from provisioner.conf import CONF
 
 _lock = threading.Lock()
+_TRANSPORT_URL = ('DEFAULT', 'transport_url')
 _transport = None
 _clients = {}
 
@@ -46,22 +47,19 @@ def _config_files():
     return files
 
 
-def config_file_value(group, name):
-    """An option's value in the configuration files CONF read, for options nobody
-    registered (yet): what those files say, without importing their owner."""
+def set_outside_code(*options):
+    """Whether the environment (oslo.config's OS_<GROUP>__<OPTION>) or a configuration
+    file CONF read sets any of these (group, name) options, registered or not: what
+    they say, without importing the options' owner (the files are parsed once)."""
+    if any(os.environ.get('OS_%s__%s' % (group.upper(), name.upper()))
+           for group, name in options):
+        return True
     from oslo_config import cfg
     sections = {}
     for path in _config_files():
         cfg.ConfigParser(path, sections).parse()
-    values = sections.get(group, {}).get(name)
-    return values[-1] if values else None
-
-
-def transport_url_named():
-    """Whether the environment (oslo.config's OS_<GROUP>__<OPTION>) or a configuration
-    file sets [DEFAULT] transport_url."""
-    return bool(os.environ.get('OS_DEFAULT__TRANSPORT_URL')
-                or config_file_value('DEFAULT', 'transport_url'))
+    return any((sections.get(group, {}).get(name) or [''])[-1]
+               for group, name in options)
 
 
 def is_distributed():
@@ -72,7 +70,7 @@ def is_distributed():
     registered oslo.messaging's options, a transport_url can only come from a file
     or the environment: without one, all-in-one is known without importing it.
     """
-    if 'transport_url' not in CONF and not transport_url_named():
+    if 'transport_url' not in CONF and not set_outside_code(_TRANSPORT_URL):
         return False
     from oslo_config import cfg
     default = register_transport_opts()

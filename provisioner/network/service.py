@@ -196,7 +196,6 @@ def _check_overlap(session, cidr):
 def create_subnet(context, network_id, cidr, name='', gateway=addressing.DEFAULT,
                   pools=None, enable_dhcp=True, dns_nameservers=(), description=''):
     """Give a network its one subnet; refused if it has one or the CIDR overlaps."""
-    description = validation.description(description, 'subnet description')
     plan = addressing.plan(cidr, gateway, pools, dns_nameservers)
     with db_api.transaction() as session:
         net = get_row(session, context, network_id)
