@@ -54,7 +54,10 @@ class EngineAPIEndpoint:
                                           server_group=server_group,
                                           properties=properties)
         jobs.post(jobs.BOOT, instance_id, new=True)
-        return api.show(instance_id)
+        # The id, as Nova's create answers: the client follows the boot with show.
+        # The whole description (ports, volumes, events: five more transactions)
+        # was a tenth of an engine's CPU under a burst of boots, read by nobody.
+        return {'id': instance_id}
 
     @_expected
     def show(self, ctxt, token, name_or_id):

@@ -10,6 +10,7 @@ newest; ``[upgrade_levels] engine_api`` caps what the CLI sends during an upgrad
 
 * 1.0 - ``authenticate``, ``create_instance``, ``show``, ``list``, ``resume``,
   ``rollback``, ``delete``; every call but ``authenticate`` carries a token.
+  ``create_instance`` answers ``{'id': ...}``; the client reads nothing else.
 """
 
 import base64

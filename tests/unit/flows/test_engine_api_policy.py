@@ -51,3 +51,18 @@ def test_boot_flags_cross_the_endpoint_and_are_validated(api, admin_context,
     info = endpoint.create_instance({}, member, 'vm2', 'tiny', 'guest', ['net1'],
                                     properties={'role': 'web'})
     assert posted == [(api_service.jobs.BOOT, info['id'])]
+
+
+def test_a_boot_request_is_answered_with_the_instance_id_alone(api, admin_context,
+                                                               monkeypatch):
+    # As Nova's create: the id; the client follows the boot with show. A burst of
+    # requests must not pay for the whole description (ports, volumes, events).
+    monkeypatch.setattr(api_service.jobs, 'post', lambda *job, **_: None)
+    member = _token(admin_context, 'm1', 'member')
+    endpoint = api_service.EngineAPIEndpoint()
+    info = endpoint.create_instance({}, member, 'vm1', 'tiny', 'guest', ['net1'],
+                                    properties={'role': 'web'})
+    assert list(info) == ['id']
+    shown = endpoint.show({}, member, info['id'])
+    assert (shown['name'], shown['status'], shown['metadata']) == \
+        ('vm1', 'BUILD', {'role': 'web'})
