@@ -65,3 +65,14 @@ def test_an_instance_holds_its_flavor_in_use_until_mark_deleted(api):
     with db_api.transaction() as session:
         assert in_use(session, common.find(session, models.Flavor, 'tiny',
                                            'Flavor')) == ''
+
+
+def test_an_instances_host_and_user_data_are_read_alone_or_not_found(api):
+    instance_id = boot_request(api)
+    assert instances.host_of(instance_id) is None  # not placed yet
+    instances.update(instance_id, host='h1')
+    assert instances.host_of(instance_id) == 'h1'
+    assert instances.user_data(instance_id) == b'hello'  # boot_request's
+    for read in (instances.host_of, instances.user_data):
+        with pytest.raises(exception.NotFound, match='Instance no-such-id'):
+            read('no-such-id')
