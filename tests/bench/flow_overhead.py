@@ -3,13 +3,16 @@
 test:/// is a real in-process hypervisor (define, start, networks, pools) that costs
 ~0.2 ms a call, so what remains is provisioner's own cost: TaskFlow, persistence of
 every step in SQLite, instance events, IPAM, claims, config drive, image cache hit.
-The same flow is also run with one step at a time, and on TaskFlow's stock SQLAlchemy
-backend for comparison; the three alternate boot by boot.
+The same flow is also run with one step at a time, on TaskFlow's stock SQLAlchemy
+backend for comparison, and on TaskFlow's in-memory backend: no flow store at all,
+the floor that any store under TaskFlow's engine can reach. The four alternate boot
+by boot.
 """
 
 import statistics
 import time
 
+from taskflow.persistence.backends import impl_memory
 from taskflow.persistence.backends import impl_sqlalchemy
 
 from provisioner.catalog import flavors
@@ -24,7 +27,7 @@ from tests.bench import common
 
 RUNS = 30
 WARMUP = 3
-MODES = ('parallel', 'serial', 'stock')
+MODES = ('parallel', 'serial', 'stock', 'memory')
 
 
 class _StockBackend(impl_sqlalchemy.SQLAlchemyBackend):
@@ -32,6 +35,14 @@ class _StockBackend(impl_sqlalchemy.SQLAlchemyBackend):
 
     def __init__(self, engine):
         super().__init__({'connection': engine.url.render_as_string()}, engine=engine)
+
+
+class _MemoryBackend(impl_memory.MemoryBackend):
+    """TaskFlow's in-memory backend: the flow's atoms are never written anywhere."""
+
+    def __init__(self, engine):
+        super().__init__({})
+        self.engine = engine  # persistence.get_backend() keeps one on db_api's engine
 
 
 def paired_ratio(times):
@@ -55,26 +66,27 @@ def boot_once(api, name):
     return elapsed
 
 
-def _use(mode, stock):
-    """Configure the next boot: ours (parallel or serial steps) or the stock backend."""
+def _use(mode, others):
+    """Configure the next boot: ours (parallel or serial steps), or one of the
+    ``others`` backends (stock, memory) by its mode."""
     if mode == 'serial':
         common.CONF.set_override('max_parallel_steps', 1, 'compute')
     else:
         common.CONF.clear_override('max_parallel_steps', 'compute')
-    persistence._backend = stock if mode == 'stock' else None  # None: ours, made anew
+    persistence._backend = others.get(mode)  # None: ours, made anew
 
 
-def _boot_times(api, stock):
+def _boot_times(api, others):
     """Each mode's boot times, the modes alternated boot by boot: the machine's other
     load falls on all of them alike, so their ratio holds even when times drift."""
     times = {mode: [] for mode in MODES}
     for i in range(WARMUP + RUNS):
         for mode in MODES:
-            _use(mode, stock)
+            _use(mode, others)
             elapsed = boot_once(api, '%s-%d' % (mode, i))
             if i >= WARMUP:
                 times[mode].append(elapsed)
-    _use('parallel', stock)
+    _use('parallel', others)
     return times
 
 
@@ -96,7 +108,9 @@ def prepare(root):
 def run():
     with common.deployment('test:///default') as (root, api):
         prepare(root)
-        times = _boot_times(api, _StockBackend(db_api.get_engine()))
+        engine = db_api.get_engine()
+        times = _boot_times(api, {'stock': _StockBackend(engine),
+                                  'memory': _MemoryBackend(engine)})
     ours, serial, stock = times['parallel'], times['serial'], times['stock']
     print('boot flow on test:/// + SQLite, parallel steps (default): %s'
           % common.summary(ours))
@@ -104,8 +118,13 @@ def run():
           % common.summary(serial))
     print('same flow (parallel) on the stock TaskFlow backend:      %s'
           % common.summary(stock))
+    print("same flow (parallel), TaskFlow's in-memory backend:     %s"
+          % common.summary(times['memory']))
+    print('  (no flow store at all: 1/%.1f of stock, the floor of any store under '
+          "TaskFlow's engine)" % (statistics.median(stock) / statistics.median(
+              times['memory'])))
     print('ours / stock, same run: 1/%.1f of the medians; 1/%.1f the median of each '
           'alternated pair (target: 1/10 or better, and < 40 ms)'
           % (statistics.median(stock) / statistics.median(ours), paired_ratio(
               {'parallel': ours, 'stock': stock})))
-    return {'parallel': ours, 'serial': serial, 'stock': stock}
+    return {'parallel': ours, 'serial': serial, 'stock': stock, 'memory': times['memory']}
