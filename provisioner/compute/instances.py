@@ -81,7 +81,7 @@ def _nics(request_spec):
 def _column(instance_id, column):
     """One column of the instance's row; NotFound as get_row. Read alone, not with
     the whole row: several steps of every boot ask, and loading the ORM object
-    (request spec and user data decoded) cost more than the query."""
+    (its request spec's JSON decoded, its user data read) cost more than the query."""
     with db_api.connection() as conn:
         found = conn.execute(sa.select(column)
                              .where(models.Instance.id == instance_id)).first()

@@ -56,7 +56,7 @@ class EngineAPIEndpoint:
         jobs.post(jobs.BOOT, instance_id, new=True)
         # The id, as Nova's create answers: the client follows the boot with show.
         # The whole description (ports, volumes, events: five more transactions)
-        # was a tenth of an engine's CPU under a burst of boots, read by nobody.
+        # was half the work of accepting a boot, and nobody read it.
         return {'id': instance_id}
 
     @_expected
