@@ -137,13 +137,23 @@ class Dashboard:
 
     # -- the flow on the instance page ------------------------------------------------
 
+    _NODE_STATES = ('Object.fromEntries([...document.querySelectorAll("#flow-graph g.node")]'
+                    '.map(n => [n.dataset.atom, n.dataset.state]))')
+    _TIMELINE_ROWS = ('[...document.querySelectorAll("#flow-timeline g.bar-row")]'
+                      '.map(r => [r.dataset.event, r.dataset.kind])')
+
     def node_states(self):
-        return self.js('return Object.fromEntries([...document.querySelectorAll('
-                       '"#flow-graph g.node")].map(n => [n.dataset.atom, n.dataset.state]));')
+        return self.js('return %s;' % self._NODE_STATES)
 
     def timeline_rows(self):
-        return self.js('return [...document.querySelectorAll("#flow-timeline g.bar-row")]'
-                       '.map(r => [r.dataset.event, r.dataset.kind]);')
+        return self.js('return %s;' % self._TIMELINE_ROWS)
+
+    def flow_snapshot(self):
+        """(node states, timeline rows, whether the page still polls fast), read in
+        one script: all three from the same render. Read one by one, a render in
+        between paired an earlier graph with a later 'not live'."""
+        return self.js('return [%s, %s, document.querySelector("main").dataset.live];'
+                       % (self._NODE_STATES, self._TIMELINE_ROWS))
 
 
 def _chromium():

@@ -35,14 +35,12 @@ def watch_flow(dashboard, timeout=150):
     deadline = time.monotonic() + timeout
     states = {}
     while time.monotonic() < deadline:
-        states = dashboard.node_states()
+        states, rows, live = dashboard.flow_snapshot()
         done = frozenset(n for n, s in states.items() if s == 'done')
         if not done_sets or done != done_sets[-1]:
             done_sets.append(done)
-        rows = len(dashboard.timeline_rows())
-        if not row_counts or rows != row_counts[-1]:
-            row_counts.append(rows)
-        live = dashboard.js('return document.querySelector("main").dataset.live;')
+        if not row_counts or len(rows) != row_counts[-1]:
+            row_counts.append(len(rows))
         if states and live == 'false' and not any(
                 s in ('running', 'reverting') for s in states.values()):
             break  # the flow is over (a failed one leaves the steps after it pending)
