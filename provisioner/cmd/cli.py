@@ -176,8 +176,25 @@ def _setup_logging(debug, log_file=True):
 
 
 def main(argv=None):
-    # Behave like other Unix tools when piped into `head`: end quietly.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    """Run one command; its exit code.
+
+    Piped into `head`, it ends quietly as other Unix tools do, with their 141. Not by
+    restoring SIGPIPE's default action: that signal also comes from a socket whose
+    peer reset, and oslo.messaging's reconnect to a broker that dropped the CLI's
+    connection would then die with the process, without a word.
+    """
+    try:
+        try:
+            return _run(argv)
+        finally:  # --help and --version leave by SystemExit, their text still buffered
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # Whatever is still buffered goes nowhere, not to a second error at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+
+
+def _run(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
     # Past --help and --version: what every command needs (commands is light itself).
@@ -214,6 +231,8 @@ def main(argv=None):
     except KeyboardInterrupt:
         print('Interrupted.', file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # the reader of our output is gone: main() ends quietly
     except Exception as exc:
         LOG.exception('Command %s failed unexpectedly', args.command)
         details = ('run it again with --debug for the traceback'

@@ -82,10 +82,11 @@ class Cloud:
         return [sys.executable, '-m', 'provisioner.cmd.cli',
                 '--config-file', str(self.config_file)] + [str(a) for a in args]
 
-    def popen(self, *args):
+    def popen(self, *args, env=None):
         """The CLI running in the background, its output readable line by line."""
         return subprocess.Popen(self._command(args), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=self.env, cwd=REPO)
+                                stderr=subprocess.PIPE, text=True,
+                                env=dict(self.env, **(env or {})), cwd=REPO)
 
     def cli(self, *args, env=None, check=True, timeout=300):
         result = subprocess.run(self._command(args), capture_output=True, text=True,

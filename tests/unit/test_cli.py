@@ -2,12 +2,17 @@
 
 import json
 import os
+import signal
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
 from provisioner.cmd import cli
 from provisioner.db import api as db_api
 from provisioner.db import models
+from tests.deployment import REPO
 
 
 @pytest.fixture
@@ -223,6 +228,50 @@ def test_version(capsys):
         cli.main(['--version'])
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.startswith('provisioner ')
+
+
+def _cli_process(*args, code='', **kwargs):
+    script = ('import sys\nfrom provisioner.cmd import cli\n'
+              'try:\n    status = cli.main(%r)\nexcept SystemExit as exc:\n'
+              '    status = exc.code\n%s\nsys.exit(status)\n' % (list(args), code))
+    kwargs.setdefault('stdout', subprocess.PIPE)
+    return subprocess.run([sys.executable, '-c', script], stderr=subprocess.PIPE,
+                          text=True, timeout=60, cwd=REPO, **kwargs)
+
+
+def test_output_piped_into_a_reader_that_left_ends_quietly(run, catalog):
+    """`provisioner flavor list | head -1`: no traceback, and the shell's 141."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone before the first line is written
+    try:
+        result = _cli_process('--config-file', str(run.config), 'flavor', 'list',
+                              stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr) == (128 + signal.SIGPIPE, '')
+
+
+def test_a_socket_reset_by_its_peer_is_an_error_to_handle_not_a_silent_death():
+    """A broker that drops the CLI's connection: oslo.messaging's reconnect writes to
+    the dead socket, and must get an error it can retry after, not SIGPIPE."""
+    reset_and_write = textwrap.dedent('''
+        import socket, struct
+        server = socket.create_server(('127.0.0.1', 0))
+        client = socket.create_connection(server.getsockname())
+        peer, _ = server.accept()
+        peer.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+        peer.close()  # a reset, as a broker that dropped the connection
+        errors = []
+        for _ in range(3):
+            try:
+                client.sendall(b'frame')
+            except OSError as exc:
+                errors.append(type(exc).__name__)
+        print(' '.join(errors))
+    ''')
+    result = _cli_process('--version', code=reset_and_write)
+    assert result.returncode == 0, result
+    assert 'BrokenPipeError' in result.stdout.split('\n')[1]
 
 
 def test_bootstrap_makes_the_service_user_hosts_fetch_images_as(run):
