@@ -29,6 +29,18 @@ class Invalid(ProvisionerError):
     exit_code = 2
 
 
+class InvalidVolume(Invalid):
+    """Cinder's (and Nova's) 400 for a volume in the wrong state."""
+
+    msg_fmt = 'Invalid volume: %(reason)s'
+
+
+class RootVolumeDetach(Invalid):
+    """Nova's 400 for detaching the volume a server boots from."""
+
+    msg_fmt = 'Cannot detach a root device volume'
+
+
 class NotFound(ProvisionerError):
     msg_fmt = "%(kind)s %(name)s not found."
     exit_code = 3

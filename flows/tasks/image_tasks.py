@@ -27,17 +27,29 @@ class FetchImage(base.HostTask):
             disk_format=image['disk_format'], cmdline=image['cmdline'], **files)
 
 
+def _boot_volume(instance_id):
+    return instances.build_request(instance_id).boot_volume
+
+
 def _boot_volume_id(instance_id):
-    boot_volume = instances.build_request(instance_id).boot_volume
+    boot_volume = _boot_volume(instance_id)
     return boot_volume['id'] if boot_volume else None
+
+
+def _made_here(boot_volume):
+    """Whether the step makes the root volume's bytes (so undoing deletes them): a
+    boot's own volume, or an existing one that had no bytes on any host."""
+    return not boot_volume.get('existing') or boot_volume.get('fresh')
 
 
 class CreateRootDisk(base.HostTask):
     """Create the instance's root disk: a qcow2 overlay on the cached image, or for a
-    boot from volume its root volume (a full copy of the image), then in-use.
+    boot from volume its root volume (a full copy of the image, unless an existing
+    volume already has its bytes on this host), then in-use.
 
-    Reversion strategy: delete the overlay, or the root volume, by its
-    deterministic name (the cached image stays); the volume is creating again.
+    Reversion strategy: delete the overlay, or the root volume if this step made it,
+    by its deterministic name (the cached image stays); a boot's own volume is
+    creating again, an existing one reserved for the boot again.
     """
 
     default_provides = constants.ROOT_DISK
@@ -45,11 +57,13 @@ class CreateRootDisk(base.HostTask):
 
     def build_payload(self, instance_id, image_files):
         req = instances.build_request(instance_id)
+        boot_volume = req.boot_volume
+        copy_image = not boot_volume or _made_here(boot_volume)
         return image_steps.RootDiskPayload(
-            instance_id=instance_id, disk_gib=req.boot_volume['size'] if req.boot_volume
-            else req.disk_gib, image_disk=image_files.get('disk'),
-            disk_format=image_files.get('disk_format'),
-            boot_volume_id=_boot_volume_id(instance_id))
+            instance_id=instance_id, disk_gib=boot_volume['size'] if boot_volume
+            else req.disk_gib, image_disk=image_files.get('disk') if copy_image else None,
+            disk_format=image_files.get('disk_format') if copy_image else None,
+            boot_volume_id=boot_volume and boot_volume['id'])
 
     def record(self, result, instance_id, **arguments):
         volume_id = _boot_volume_id(instance_id)
@@ -59,12 +73,16 @@ class CreateRootDisk(base.HostTask):
         return result
 
     def build_undo_payload(self, instance_id):
-        return image_steps.RootDiskUndoPayload(instance_id, _boot_volume_id(instance_id))
+        boot_volume = _boot_volume(instance_id)
+        return image_steps.RootDiskUndoPayload(
+            instance_id, boot_volume['id'] if boot_volume and _made_here(boot_volume)
+            else None)
 
     def record_undo(self, instance_id, **arguments):
-        volume_id = _boot_volume_id(instance_id)
-        if volume_id:
-            volumes.unbind(volume_id)
+        boot_volume = _boot_volume(instance_id)
+        if boot_volume:
+            volumes.unbind(boot_volume['id'], existing=bool(boot_volume.get('existing')),
+                           made_here=_made_here(boot_volume))
 
 
 class DeleteRootDisk(base.HostTask):

@@ -11,6 +11,7 @@ from provisioner import exception
 from provisioner.scheduler import claims
 from provisioner.scheduler import filters
 from provisioner.scheduler import manager
+from provisioner.volume import volumes
 
 from flows import constants
 from flows.tasks import base
@@ -32,8 +33,12 @@ def request_spec(instance_id, excluded_hosts=()):
         group_name, group_policy = server_groups.lookup(req.server_group_id)
         with db_api.transaction() as session:
             group_hosts = claims.group_hosts(session, req.server_group_id, instance_id)
+    volume_host = None
+    if req.boot_volume and req.boot_volume.get('existing'):
+        volume_host = volumes.host_of(req.boot_volume['id'])
     return filters.RequestSpec(
         vcpus=req.vcpus, ram_mib=req.ram_mib, disk_gib=req.disk_gib,
+        volume_host=volume_host,
         availability_zone=req.availability_zone, image_arch=req.image.get('arch'),
         image_hypervisor_type=req.image.get('hypervisor_type'),
         group_name=group_name, group_policy=group_policy, group_hosts=group_hosts,

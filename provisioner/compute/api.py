@@ -16,6 +16,7 @@ from provisioner.catalog import common
 from provisioner.catalog import hosts
 from provisioner.catalog import images
 from provisioner.compute import actions
+from provisioner.compute import boot_volumes
 from provisioner.compute import instances
 from provisioner.compute import listing
 from provisioner.compute import power
@@ -302,9 +303,15 @@ class ComputeAPI:
         Quota is reserved and group membership recorded in the same transaction as
         the instance row: a refused request leaves nothing behind. ``boot_volume``
         ({'size', 'delete_on_termination'}): the root disk is a new volume, a full
-        copy of the image, recorded here (see _record_boot_volume).
+        copy of the image, recorded here (see _record_boot_volume); or
+        ({'volume_id'}) an existing volume, reserved here, whose image is the
+        server's (``image``, if given, must be it).
         """
         policy.authorize(self.context, 'instance:boot')
+        existing = (boot_volume or {}).get('volume_id')
+        if existing:
+            with db_api.transaction() as session:
+                image = self._image_of_volume(session, existing, image)
         request = schemas.validate(schemas.BOOT, {
             'name': name, 'flavor': flavor, 'image': image, 'networks': networks,
             'volume_sizes': list(volume_sizes), 'user_data': user_data,
@@ -344,13 +351,26 @@ class ComputeAPI:
                                                volume_sizes, server_group)
             if group_id is not None:
                 instance.request_spec = dict(request_spec, server_group_id=group_id)
-            if boot_volume is not None:
+            if existing:
+                instance.request_spec = dict(
+                    instance.request_spec, boot_volume=boot_volumes.reserve(
+                        session, self.context, existing, instance_id))
+            elif boot_volume is not None:
                 instance.request_spec = dict(
                     instance.request_spec, boot_volume=self._record_boot_volume(
                         session, instance_id, image_row, boot_volume))
             actions.record(session, self.context, instance_id, actions.CREATE, flow_uuid)
         _flows().prepare_boot(instance_id, flow_uuid)
         return instance_id
+
+    def _image_of_volume(self, session, volume_id, image):
+        volume = boot_volumes.bootable(session, self.context, volume_id)
+        if image and common.find(session, models.Image, image, 'Image').id != \
+                volume.image_id:
+            raise exception.Invalid(reason='volume %s was made from image %s, not %s: '
+                                           'leave imageRef empty to boot from it'
+                                           % (volume_id, volume.image_id, image))
+        return volume.image_id
 
     def _record_boot_volume(self, session, instance_id, image_row, boot_volume):
         """The root volume's row (creating; the boot makes it on the chosen host),

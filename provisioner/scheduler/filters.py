@@ -41,6 +41,8 @@ class RequestSpec:
     excluded_hosts: frozenset = frozenset()
     # When a host's last report must be newer than this to count as alive.
     alive_since: object = None
+    # The host holding the bytes of the volume the server boots from, if any.
+    volume_host: str | None = None
 
 
 class AliveFilter:
@@ -134,6 +136,15 @@ class RetryFilter:
         return H.name.not_in(sorted(spec.excluded_hosts)) if spec.excluded_hosts else None
 
 
+class VolumeHostFilter:
+    """The host holding the root volume's bytes (always on: hosts share no storage)."""
+
+    name = 'VolumeHostFilter'
+
+    def clause(self, spec):
+        return H.name == spec.volume_host if spec.volume_host else None
+
+
 ALL_FILTERS = {f.name: f for f in (
     AliveFilter(), EnabledFilter(), AvailabilityZoneFilter(), RamFilter(), VcpuFilter(),
     DiskFilter(), ImagePropertiesFilter(), ServerGroupAffinityFilter(),
@@ -141,10 +152,11 @@ ALL_FILTERS = {f.name: f for f in (
 
 
 def enabled_filters(names):
-    """The filters named in [scheduler] enabled_filters, then RetryFilter."""
+    """The filters named in [scheduler] enabled_filters, then RetryFilter and
+    VolumeHostFilter."""
     unknown = [n for n in names if n not in ALL_FILTERS]
     if unknown:
         raise exception.ProvisionerError(
             'Unknown filter(s) in [scheduler] enabled_filters: %s. Known: %s.'
             % (', '.join(unknown), ', '.join(ALL_FILTERS)))
-    return [ALL_FILTERS[n] for n in names] + [RetryFilter()]
+    return [ALL_FILTERS[n] for n in names] + [RetryFilter(), VolumeHostFilter()]

@@ -54,13 +54,6 @@ class VolumeOverQuota(exception.ProvisionerError):
     http_status = 413
 
 
-class InvalidVolume(exception.ProvisionerError):
-    """Cinder's (and Nova's) 400 for a volume in the wrong state."""
-
-    msg_fmt = 'Invalid volume: %(reason)s'
-    http_status = 400
-
-
 def _count_gigabytes(session, context, gib):
     try:
         quotas.count(session, context.project_id, {'volumes_gib': gib},
@@ -157,8 +150,9 @@ class VolumeAPI:
         with db_api.transaction() as session:
             row = self._get(session, volume_id, 'volume:extend')
             if row.status != AVAILABLE:
-                raise InvalidVolume(reason='Volume status must be available to extend, '
-                                           'but current status is: %s.' % row.status)
+                raise exception.InvalidVolume(
+                    reason='Volume status must be available to extend, but current '
+                           'status is: %s.' % row.status)
             if new_size <= row.size_gib:
                 raise exception.Invalid(reason='New size for extend must be greater '
                                                'than current size. (current: %d, '
@@ -170,8 +164,8 @@ class VolumeAPI:
                        models.Volume.size_gib == row.size_gib)
                 .values(size_gib=new_size, updated_at=models.utcnow()))
             if taken.rowcount != 1:
-                raise InvalidVolume(reason='volume %s changed while extending it; '
-                                           'try again' % volume_id)
+                raise exception.InvalidVolume(reason='volume %s changed while extending it; '
+                                                     'try again' % volume_id)
 
     def reset_status(self, volume_id, status):
         """Set the status as an operator found it (Cinder's os-reset_status): for a
@@ -193,7 +187,7 @@ class VolumeAPI:
         with db_api.transaction() as session:
             row = self._get(session, volume_id, 'volume:delete')
             if row.index is not None or row.status not in _DELETABLE:
-                raise InvalidVolume(
+                raise exception.InvalidVolume(
                     reason='Volume status must be available or error and must not be '
                            'attached; volume %s is %s%s.'
                            % (volume_id, row.status, ' (it is a server\'s boot volume, '
@@ -204,8 +198,8 @@ class VolumeAPI:
                 .where(models.Volume.id == volume_id,
                        models.Volume.status.in_(_DELETABLE)).values(**values))
             if taken.rowcount != 1:
-                raise InvalidVolume(reason='volume %s changed while deleting it'
-                                           % volume_id)
+                raise exception.InvalidVolume(reason='volume %s changed while deleting it'
+                                                     % volume_id)
             if row.host is None:
                 forget(session, row)
                 return False
@@ -237,8 +231,8 @@ class VolumeAPI:
             .values(status=to_status, action_id=action_id,
                     updated_at=models.utcnow(), **values))
         if taken.rowcount != 1:
-            raise InvalidVolume(reason='volume %s changed meanwhile; try again'
-                                       % volume_id)
+            raise exception.InvalidVolume(reason='volume %s changed meanwhile; try again'
+                                                 % volume_id)
         return action_id, flow_uuid
 
     def request_attach(self, instance_id, volume_id):
@@ -248,8 +242,9 @@ class VolumeAPI:
             inst = self._server(session, instance_id, 'volume:attach')
             row = self._get(session, volume_id, 'volume:attach')
             if row.status != AVAILABLE:
-                raise InvalidVolume(reason="volume %s status must be 'available', not "
-                                           "'%s'" % (volume_id, row.status))
+                raise exception.InvalidVolume(
+                    reason="volume %s status must be 'available', not '%s'"
+                           % (volume_id, row.status))
             if row.host is not None and row.host != inst.host:
                 raise exception.Conflict(
                     reason='Volume %s is stored on host %s and server %s runs on host '
@@ -262,7 +257,7 @@ class VolumeAPI:
     def request_detach(self, instance_id, volume_id):
         """Check and record a detachment; (action id, flow uuid)."""
         with db_api.transaction() as session:
-            self._server(session, instance_id, 'volume:detach')
+            inst = self._server(session, instance_id, 'volume:detach')
             row = session.get(models.Volume, volume_id)
             if row is None or row.instance_id != instance_id:
                 raise exception.NotFound(kind='Volume attachment',
@@ -270,12 +265,15 @@ class VolumeAPI:
                                                                    instance_id))
             self._get(session, volume_id, 'volume:detach')
             if row.index is not None:
-                raise InvalidVolume(reason='volume %s was made with the server and is '
-                                           'deleted with it; it cannot be detached'
-                                           % volume_id)
+                raise exception.InvalidVolume(
+                    reason='volume %s was made with the server and is deleted with it; '
+                           'it cannot be detached' % volume_id)
+            if (inst.request_spec or {}).get('boot_volume', {}).get('id') == volume_id:
+                raise exception.RootVolumeDetach()
             if row.status != IN_USE:
-                raise InvalidVolume(reason="volume %s status must be 'in-use' to detach, "
-                                           "not '%s'" % (volume_id, row.status))
+                raise exception.InvalidVolume(
+                    reason="volume %s status must be 'in-use' to detach, not '%s'"
+                           % (volume_id, row.status))
             return self._record_action(session, instance_id, volume_id, DETACH,
                                        IN_USE, DETACHING)
 

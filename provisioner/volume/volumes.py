@@ -30,14 +30,17 @@ for_instance = instances.volumes_of
 def delete_records(instance_id):
     """Forget the boot's volumes; the volume service's ones attached to it become
     available again (the domain they were plugged into is gone). A root volume
-    (boot from volume) is left to the delete flow (delete_on_termination)."""
+    (boot from volume, a new or an existing one) is left to the delete flow
+    (delete_on_termination): a failed boot keeps it until its server is deleted."""
+    boot_volume = instances.build_request(instance_id).boot_volume
+    root = boot_volume['id'] if boot_volume else naming.boot_volume_id(instance_id)
     with db_api.transaction() as session:
         session.execute(sa.delete(models.Volume)
                         .where(models.Volume.instance_id == instance_id,
                                models.Volume.index.is_not(None)))
         session.execute(sa.update(models.Volume)
                         .where(models.Volume.instance_id == instance_id,
-                               models.Volume.id != naming.boot_volume_id(instance_id))
+                               models.Volume.id != root)
                         .values(instance_id=None, device=None, status='available',
                                 action_id=None, attached_at=None,
                                 updated_at=models.utcnow()))
@@ -115,9 +118,12 @@ def record_attached(volume_id, host, device):
          attached_at=models.utcnow())
 
 
-def unbind(volume_id):
-    """A boot volume whose making was undone: creating again, on no host."""
-    _set(volume_id, status='creating', host=None)
+def unbind(volume_id, existing=False, made_here=True):
+    """A root volume whose making was undone: a boot's own is creating again, an
+    existing one reserved for the boot again (attaching); on no host if the undone
+    step had made its bytes."""
+    values = {'host': None} if made_here else {}
+    _set(volume_id, status='attaching' if existing else 'creating', **values)
 
 
 def record_detached(volume_id):

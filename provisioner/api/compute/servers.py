@@ -62,6 +62,22 @@ def _boot_volume(bdm):
                 str(bdm.get('delete_on_termination', False)).lower() == 'true'}
 
 
+def _existing_boot_volume(bdm):
+    """{'volume_id'} of an existing volume to boot from."""
+    if str(bdm.get('boot_index')) != '0':
+        _unsupported('block_device_mapping_v2 source_type=volume with boot_index %s'
+                     % bdm.get('boot_index'), 'an existing volume can be the root disk '
+                     '(boot_index 0); attach others once the server is ACTIVE')
+    if not isinstance(bdm.get('uuid'), str) or not bdm['uuid']:
+        raise wsgi.HTTPError(400, 'A block device mapping of source_type volume needs '
+                                  'the volume\'s uuid.')
+    if str(bdm.get('delete_on_termination', False)).lower() == 'true':
+        _unsupported('block_device_mapping_v2 source_type=volume '
+                     'delete_on_termination=true', 'an existing volume outlives the '
+                     'server; delete it with the volume API once the server is gone')
+    return {'volume_id': bdm['uuid']}
+
+
 def _bdm_image(bdm, image):
     """The image a block device mapping boots, which must be imageRef if given."""
     if image is not None and _ref_id(bdm.get('uuid', image)) != _ref_id(image):
@@ -72,7 +88,7 @@ def _bdm_image(bdm, image):
 
 def _volumes_and_image(server):
     """(image ref, [volume sizes], boot volume or None) from imageRef and
-    block_device_mapping_v2."""
+    block_device_mapping_v2; no image ref is needed to boot from an existing volume."""
     image = server.get('imageRef') or None
     sizes = []
     boot_volume = None
@@ -92,13 +108,17 @@ def _volumes_and_image(server):
         elif source == 'image' and dest == 'volume' and boot_volume is None:
             image = _bdm_image(bdm, image)
             boot_volume = _boot_volume(bdm)
+        elif source == 'volume' and dest == 'volume' and boot_volume is None:
+            boot_volume = _existing_boot_volume(bdm)
         else:
             _unsupported('block_device_mapping_v2 source_type=%s destination_type=%s'
                          % (source, dest), 'only new blank volumes are attached at '
                                            'boot')
+    if boot_volume is not None and 'volume_id' in boot_volume:
+        return image and _ref_id(image), sizes, boot_volume  # the volume's image
     if image is None:
         raise wsgi.HTTPError(400, 'imageRef is required: provisioner boots servers '
-                                  'from an image.')
+                                  'from an image or a volume made from one.')
     return _ref_id(image), sizes, boot_volume
 
 
@@ -151,7 +171,7 @@ def _check_count(server):
 
 
 # References in the body that do not exist are the request's fault: 400, as Nova.
-_BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Port', 'Server group'}
+_BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Port', 'Server group', 'Volume'}
 
 
 @SERVICE.route('POST', '/v2.1/servers')

@@ -170,3 +170,40 @@ def test_kill_9_during_an_attach(api_cloud, openstack, server):
             api_cloud.start_api()
         http.request('DELETE', '/volume/v3/%s/volumes/%s'
                      % (http.project_id, volume['id']))
+
+
+def test_a_server_boots_from_an_existing_volume_that_outlives_it(api_cloud, openstack,
+                                                                 guest_disk):
+    """`server create --volume`: the guest boots (BIOS, from the disk) from a volume
+    made from an uploaded disk image; its root cannot be removed; deleting the server
+    gives the volume back, its data kept."""
+    http = api_cloud.http
+    image = openstack.json('image', 'create', '--file', guest_disk, '--disk-format',
+                           'qcow2', '--container-format', 'bare', 'bios-disk')
+    volume = openstack.json('volume', 'create', '--image', image['id'], '--size', '1',
+                            'root-vol')
+    assert str(volume['bootable']).lower() == 'true'
+    server = None
+    try:
+        server = openstack.json('server', 'create', '--flavor', 'tiny', '--volume',
+                                volume['id'], '--network', 'net1', 'from-vol')['id']
+        _wait('the guest to boot from its volume',
+              lambda: 'ready' in _markers(http, server), timeout=base.CONSOLE_TIMEOUT)
+        [attachment] = _wait_for_volume(http, volume['id'], 'in-use')['attachments']
+        assert (attachment['server_id'], attachment['device']) == (server, '/dev/vda')
+        assert str(_volume_file(api_cloud, volume['id'])) in _domain_disks(server)
+        refused = openstack.run('server', 'remove', 'volume', server, volume['id'],
+                                check=False)
+        assert refused.returncode != 0 and 'root device' in refused.stderr
+        openstack.run('server', 'delete', '--wait', server)
+        server = None
+        _wait_for_volume(http, volume['id'], 'available')
+        assert _volume_file(api_cloud, volume['id']).exists()  # the data stays
+    finally:
+        if server is not None:
+            openstack.run('server', 'delete', '--wait', server, check=False)
+        openstack.run('volume', 'delete', volume['id'], check=False)
+        _wait('volume %s to go' % volume['id'],
+              lambda: _volume(http, volume['id']) is None)
+        openstack.run('image', 'delete', image['id'])
+    assert not _volume_file(api_cloud, volume['id']).exists()
