@@ -22,15 +22,22 @@ def _domain_xml(server_id):
         conn.close()
 
 
+def _upload_disk(openstack, guest_disk, tmp_path, name):
+    """The BIOS guest disk uploaded through the image API, then gone from the client:
+    no host can read it, they download what the API stored."""
+    upload = tmp_path / ('%s.qcow2' % name)  # the uploader's file
+    shutil.copy(guest_disk, upload)
+    image = openstack.json('image', 'create', '--file', upload, '--disk-format',
+                           'qcow2', '--container-format', 'bare', name)
+    upload.unlink()
+    assert image['status'] == 'active'
+    return image
+
+
 def test_an_uploaded_disk_boots_on_each_host_downloaded_over_http(dapi, guest_disk,
                                                                    tmp_path):
     cloud, openstack = dapi.cloud, dapi.openstack
-    upload = tmp_path / 'uploaded.qcow2'  # the uploader's file, on the client machine
-    shutil.copy(guest_disk, upload)
-    image = openstack.json('image', 'create', '--file', upload, '--disk-format',
-                           'qcow2', '--container-format', 'bare', 'dapi-disk')
-    upload.unlink()  # no host can read it now: they download what the API stored
-    assert image['status'] == 'active'
+    image = _upload_disk(openstack, guest_disk, tmp_path, 'dapi-disk')
     since = {host: cloud.log_path(host).stat().st_size
              for host in distributed_api.WORKERS}
     # Anti-affinity puts the two boots on the two hosts.
@@ -87,4 +94,49 @@ def test_a_corrupted_store_file_fails_the_boot_naming_the_image_and_hashes(dapi,
         assert sha256 in message
     finally:
         openstack.run('server', 'delete', '--wait', server['id'], check=False)
+        openstack.run('image', 'delete', image['id'], check=False)
+
+
+def test_a_volume_pins_the_servers_booted_from_it_to_the_host_of_its_bytes(
+        dapi, guest_disk, tmp_path):
+    """`server create --volume`: the first boot copies the image into the volume on
+    the host it lands on; from then on only that host can boot from it."""
+    cloud, openstack = dapi.cloud, dapi.openstack
+    image = _upload_disk(openstack, guest_disk, tmp_path, 'dapi-volume-source')
+    volume = openstack.json('volume', 'create', '--image', image['id'], '--size', '1',
+                            'dapi-root')
+    servers, disabled = [], None
+
+    def boot(name, status):
+        servers.append(openstack.json('server', 'create', '--flavor', 'tiny',
+                                      '--volume', volume['id'], '--network', 'net1',
+                                      name)['id'])
+        return openstack.wait_for_status(servers[-1], status)
+
+    def delete_last():
+        openstack.run('server', 'delete', '--wait', servers.pop())
+
+    try:
+        boot('dapi-vol-1', 'ACTIVE')
+        host = distributed_api._host_of(cloud, servers[-1])
+        assert openstack.wait_for_console(servers[-1])['uuid'] == servers[-1]
+        delete_last()
+        # Its bytes stay on that host: with the host disabled, no other will do.
+        cloud.cli('host', 'disable', host)
+        disabled = host
+        refused = boot('dapi-vol-2', 'ERROR')
+        assert 'VolumeHostFilter removed 1' in refused['fault']['message'], refused
+        delete_last()
+        cloud.cli('host', 'enable', host)
+        disabled = None
+        boot('dapi-vol-3', 'ACTIVE')
+        assert distributed_api._host_of(cloud, servers[-1]) == host
+        assert openstack.wait_for_console(servers[-1])['uuid'] == servers[-1]
+        delete_last()
+    finally:
+        if disabled:
+            cloud.cli('host', 'enable', disabled)
+        for server in servers:
+            openstack.run('server', 'delete', '--wait', server, check=False)
+        openstack.run('volume', 'delete', volume['id'], check=False)
         openstack.run('image', 'delete', image['id'], check=False)
