@@ -1,5 +1,6 @@
 """Steps that bring the image to the host and make the root disk (steps 19-21)."""
 
+from provisioner.compute import boot_volumes
 from provisioner.compute import instances
 from provisioner.volume import volumes
 
@@ -29,11 +30,6 @@ class FetchImage(base.HostTask):
 
 def _boot_volume(instance_id):
     return instances.build_request(instance_id).boot_volume
-
-
-def _boot_volume_id(instance_id):
-    boot_volume = _boot_volume(instance_id)
-    return boot_volume['id'] if boot_volume else None
 
 
 def _made_here(boot_volume):
@@ -66,10 +62,10 @@ class CreateRootDisk(base.HostTask):
             boot_volume_id=boot_volume and boot_volume['id'])
 
     def record(self, result, instance_id, **arguments):
-        volume_id = _boot_volume_id(instance_id)
-        if volume_id:
-            volumes.record_attached(volume_id, instances.host_of(instance_id),
-                                    '/dev/vda')
+        boot_volume = _boot_volume(instance_id)
+        if boot_volume:
+            volumes.record_attached(boot_volume['id'], instances.host_of(instance_id),
+                                    boot_volumes.ROOT_DEVICE)
         return result
 
     def build_undo_payload(self, instance_id):

@@ -391,7 +391,7 @@ class ComputeAPI:
         session.add(models.Volume(
             id=volume_id, instance_id=instance_id, project_id=self.context.project_id,
             user_id=self.context.user_id, name='', size_gib=size, status='creating',
-            bootable=True, image_id=image_row.id, device='/dev/vda',
+            bootable=True, image_id=image_row.id, device=boot_volumes.ROOT_DEVICE,
             updated_at=models.utcnow()))
         return dict(boot_volume, id=volume_id)
 

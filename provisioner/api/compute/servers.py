@@ -47,31 +47,36 @@ def _unsupported(field, why):
     raise wsgi.HTTPError(400, '%s is not supported: %s' % (field, why))
 
 
+def _deletes_on_termination(bdm):
+    return str(bdm.get('delete_on_termination', False)).lower() == 'true'
+
+
+def _check_root(bdm, why):
+    """Refuse a volume mapping that can only be the root disk at another boot_index."""
+    if str(bdm.get('boot_index')) != '0':
+        _unsupported('block_device_mapping_v2 source_type=%s destination_type=volume '
+                     'with boot_index %s' % (bdm.get('source_type'),
+                                             bdm.get('boot_index')), why)
+
+
 def _boot_volume(bdm):
     """{'size', 'delete_on_termination'} of a root volume made from the image."""
-    if str(bdm.get('boot_index')) != '0':
-        _unsupported('block_device_mapping_v2 source_type=image destination_type=volume'
-                     ' with boot_index %s' % bdm.get('boot_index'),
-                     'a volume from an image is the root disk (boot_index 0)')
+    _check_root(bdm, 'a volume from an image is the root disk (boot_index 0)')
     size = bdm.get('volume_size')
     if isinstance(size, bool) or not str(size).strip().isdigit() or int(size) < 1:
         raise wsgi.HTTPError(400, 'Booting from a volume needs an integer volume_size '
                                   '(GiB) of at least 1, not %r.' % (size,))
-    return {'size': int(size),
-            'delete_on_termination':
-                str(bdm.get('delete_on_termination', False)).lower() == 'true'}
+    return {'size': int(size), 'delete_on_termination': _deletes_on_termination(bdm)}
 
 
 def _existing_boot_volume(bdm):
     """{'volume_id'} of an existing volume to boot from."""
-    if str(bdm.get('boot_index')) != '0':
-        _unsupported('block_device_mapping_v2 source_type=volume with boot_index %s'
-                     % bdm.get('boot_index'), 'an existing volume can be the root disk '
-                     '(boot_index 0); attach others once the server is ACTIVE')
+    _check_root(bdm, 'an existing volume can be the root disk (boot_index 0); attach '
+                     'others once the server is ACTIVE')
     if not isinstance(bdm.get('uuid'), str) or not bdm['uuid']:
         raise wsgi.HTTPError(400, 'A block device mapping of source_type volume needs '
                                   'the volume\'s uuid.')
-    if str(bdm.get('delete_on_termination', False)).lower() == 'true':
+    if _deletes_on_termination(bdm):
         _unsupported('block_device_mapping_v2 source_type=volume '
                      'delete_on_termination=true', 'an existing volume outlives the '
                      'server; delete it with the volume API once the server is gone')
@@ -97,7 +102,7 @@ def _volumes_and_image(server):
         if source == 'image' and dest == 'local':
             image = _bdm_image(bdm, image)
         elif source == 'blank' and dest == 'volume':
-            if str(bdm.get('delete_on_termination', False)).lower() != 'true':
+            if not _deletes_on_termination(bdm):
                 _unsupported('block_device_mapping_v2 delete_on_termination=false',
                              'volumes created at boot are deleted with the server')
             try:

@@ -12,6 +12,7 @@ from provisioner import virt
 
 from tests.unit.api.test_boot_from_volume import _volumes
 from tests.unit.api.test_boot_from_volume import disk_image  # noqa: F401 - fixture
+from tests.unit.api.test_boot_from_volume import project_id
 from tests.unit.api.test_servers import application  # noqa: F401 - fixture
 from tests.unit.api.test_servers import call
 from tests.unit.api.test_servers import cloud  # noqa: F401 - fixture
@@ -20,14 +21,9 @@ from tests.unit.api.test_servers import instance_count
 SERVERS = '/compute/v2.1/servers'
 
 
-def _project_id(application, cloud):  # noqa: F811
-    return call(application, 'GET', '/identity/v3/auth/tokens', token=cloud['token'],
-                headers={'X-Subject-Token': cloud['token']}).json['token']['project']['id']
-
-
 def _create_volume(application, cloud, **volume):  # noqa: F811
     response = call(application, 'POST', '/volume/v3/%s/volumes'
-                    % _project_id(application, cloud), {'volume': volume},
+                    % project_id(application, cloud), {'volume': volume},
                     cloud['token'])
     assert response.status_int == 202, response.text
     return response.json['volume']['id']

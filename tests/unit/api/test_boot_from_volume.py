@@ -38,11 +38,14 @@ def _boot(application, cloud, image, delete_on_termination, name='bfv',  # noqa:
     return response.json['server']['id']
 
 
+def project_id(application, cloud):  # noqa: F811
+    return call(application, 'GET', '/identity/v3/auth/tokens', token=cloud['token'],
+                headers={'X-Subject-Token': cloud['token']}).json['token']['project']['id']
+
+
 def _volumes(application, cloud):  # noqa: F811
-    project = call(application, 'GET', '/identity/v3/auth/tokens', token=cloud['token'],
-                   headers={'X-Subject-Token': cloud['token']}).json['token']['project']
-    return call(application, 'GET', '/volume/v3/%s/volumes/detail' % project['id'],
-                token=cloud['token']).json['volumes']
+    return call(application, 'GET', '/volume/v3/%s/volumes/detail'
+                % project_id(application, cloud), token=cloud['token']).json['volumes']
 
 
 @pytest.mark.parametrize('delete_on_termination', [False, True])
