@@ -79,7 +79,7 @@ def _driver():
         return False, None
     _register_messaging_opts()
     group = CONF[_GROUP]
-    if not group.transport_url and not rpc.is_distributed():
+    if not group.transport_url and not rpc.configured_transport_url():
         return False, None
     if group.driver:
         return any(d != 'noop' for d in group.driver), None

@@ -1,8 +1,9 @@
 """oslo.messaging plumbing: one transport per process, threads only.
 
-Distributed mode is on when ``[DEFAULT] transport_url`` is set: the CLI then calls the
-engines' API, and the engines send host-side steps to each host's worker. Creating and
-tearing down a transport costs about a second, so each process keeps one for life.
+A deployment is distributed when ``[DEFAULT] transport_url`` names a broker
+(provisioner.deployment): the engines send host-side steps to each host's worker,
+workers report to the engines. Creating and tearing down a transport costs about a
+second, so each process keeps one for life.
 """
 
 import glob
@@ -16,8 +17,9 @@ _TRANSPORT_URL = ('DEFAULT', 'transport_url')
 _transport = None
 _clients = {}
 
-# Errors the CLI receives from an engine keep their type, hence exit code and message.
-_ALLOWED_REMOTE_EXMODS = ['provisioner.exception', 'provisioner.compute.quotas']
+# Errors a caller receives from an engine or a worker (maintenance calls) keep their
+# type, hence their status and message.
+_ALLOWED_REMOTE_EXMODS = ['provisioner.exception']
 
 
 def messaging():
@@ -62,24 +64,27 @@ def set_outside_code(*options):
                for group, name in options)
 
 
-def is_distributed():
-    """True when a transport_url is configured: engines and workers do the work.
+def configured_transport_url():
+    """The broker ``[DEFAULT] transport_url`` names, or None when nothing names one.
 
     oslo.messaging's own default ('rabbit://') does not count unless a config file
     says it: all-in-one is the default, and needs no broker. Until something
     registered oslo.messaging's options, a transport_url can only come from a file
-    or the environment: without one, all-in-one is known without importing it.
+    or the environment: without one, the answer is known without importing it.
+    provisioner.deployment decides the deployment's mode from this answer.
     """
     if 'transport_url' not in CONF and not set_outside_code(_TRANSPORT_URL):
-        return False
+        return None
     from oslo_config import cfg
     default = register_transport_opts()
     value = CONF.transport_url
     if not value:
-        return False
+        return None
     # The location alone is not enough: it still says "override" after CONF.reset().
-    return (value != default
-            or CONF.get_location('transport_url').location == cfg.Locations.user)
+    if (value != default
+            or CONF.get_location('transport_url').location == cfg.Locations.user):
+        return value
+    return None
 
 
 def get_transport():

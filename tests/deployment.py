@@ -27,7 +27,7 @@ RABBIT_URL = os.environ.get('PROVISIONER_TEST_RABBIT',
 REDIS_URL = os.environ.get('PROVISIONER_TEST_REDIS', 'redis://127.0.0.1:6379/0')
 # What each daemon logs once it serves (provisioner-api: "provisioner-api (<mode>)
 # ready: listening on http://HOST:PORT").
-READY = {'engine': 'ready: API on topic', 'worker': 'serving',
+READY = {'engine': 'ready: reports on topic', 'worker': 'serving',
          'api': 'ready: listening on http://'}
 # serve_images(): the provisioner-api workers download images from, as this user.
 IMAGE_API = 'image-api'
@@ -117,6 +117,7 @@ class Deployment:
         self.env = dict(env or os.environ)
         self.processes = {}
         self.worker_conf = ''  # what every worker's config adds (serve_images)
+        self.api_url = None  # provisioner-api's, once serve_images() started it
         values = {'state': state_path, 'rabbit': RABBIT_URL, 'board': self.board,
                   'db': database_url(self.db_name), 'redis': REDIS_URL,
                   'prefix': prefix, 'uri': libvirt_uri, 'extra': extra_conf}
@@ -169,9 +170,10 @@ class Deployment:
                        check=True, capture_output=True, env=self.env, cwd=REPO)
         port = free_port()
         self.start('api', IMAGE_API, extra_conf=api_conf(port))
-        self.worker_conf = ('[image_service]\nauth_url = http://127.0.0.1:%d/identity\n'
+        self.api_url = 'http://127.0.0.1:%d' % port
+        self.worker_conf = ('[image_service]\nauth_url = %s/identity\n'
                             'username = %s\npassword = %s\n'
-                            % (port, SERVICE_USER, password))
+                            % (self.api_url, SERVICE_USER, password))
 
     def start(self, kind, host, extra_conf='', wait=True, module=None):
         """Start provisioner-<kind> as host; wait until it says it is ready.

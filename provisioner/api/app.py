@@ -33,14 +33,21 @@ def public_base_url(req):
 
 
 class Application:
-    """Dispatch by path prefix to the service mounted there."""
+    """Dispatch by path prefix to the service mounted there.
 
-    def __init__(self, mounts):
+    Every request carries the process's deployment (``req.deployment``,
+    provisioner.deployment.Deployment): the services it calls run their flows and
+    reach hosts through it.
+    """
+
+    def __init__(self, deployment, mounts):
+        self.deployment = deployment
         # Longest prefix first, so /volume/v3 is not taken for /volume.
         self._mounts = sorted(mounts.items(), key=lambda item: -len(item[0]))
 
     def __call__(self, environ, start_response):
         req = wsgi.Request(environ)
+        req.deployment = self.deployment
         req.request_id = identity.new_request_id()
         token = _request_id.set(req.request_id)
         try:
@@ -111,16 +118,17 @@ def authenticate(req):
     return context.__class__(**dict(context.__dict__, request_id=req.request_id))
 
 
-def build_app(extra=None):
-    """The application with every REST service mounted, and ``extra`` mounts
-    ({prefix: service}): provisioner-api adds the dashboard, which is built on this
-    package and so is handed in. Services are imported here: CLI start-up."""
+def build_app(deployment, extra=None):
+    """The application of ``deployment`` with every REST service mounted, and
+    ``extra`` mounts ({prefix: service}): provisioner-api adds the dashboard, which is
+    built on this package and so is handed in. Services are imported here: CLI
+    start-up."""
     from provisioner.api.compute import service as compute
     from provisioner.api import identity as identity_api
     from provisioner.api import image
     from provisioner.api import network
     from provisioner.api import volume
-    return Application(dict(extra or {}, **{
+    return Application(deployment, dict(extra or {}, **{
         '/identity': identity_api.SERVICE,
         '/compute': compute.SERVICE,
         '/image': image.SERVICE,

@@ -23,9 +23,7 @@ from provisioner.network import ports
 from provisioner.network import quotas
 from provisioner.network import service
 from provisioner import policy
-from provisioner import rpc
 from provisioner import validation
-from provisioner import virt
 
 QUOTA_RESOURCES = ('network', 'subnet', 'port', 'router', 'floatingip', 'security_group',
                    'security_group_rule', 'rbac_policy', 'subnetpool')
@@ -143,15 +141,16 @@ def update_network(req, network_id):
     return views.one(req, 'network', views.network_view(net))
 
 
-def _unplug(net):
-    # All-in-one this process is the host that has the network; distributed, hosts.
-    driver = None if rpc.is_distributed() else virt.get_driver()
-    catalog_networks.remove_from_hosts(driver, net)
+def _unplug(req):
+    """What removes a network from the hosts that have it: all-in-one this process
+    is that host; distributed, the hosts' workers."""
+    return lambda net: catalog_networks.remove_from_hosts(req.deployment.hypervisor,
+                                                          net)
 
 
 @route('DELETE', '/v2.0/networks/{network_id}')
 def delete_network(req, network_id):
-    service.delete_network(req.context, network_id, _unplug)
+    service.delete_network(req.context, network_id, _unplug(req))
     return wsgi.empty_response(204)
 
 
@@ -204,7 +203,7 @@ def update_subnet(req, subnet):
 
 @route('DELETE', '/v2.0/subnets/{subnet}')
 def delete_subnet(req, subnet):
-    service.delete_subnet(req.context, subnet, _unplug)
+    service.delete_subnet(req.context, subnet, _unplug(req))
     return wsgi.empty_response(204)
 
 

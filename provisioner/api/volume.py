@@ -18,7 +18,6 @@ import re
 
 from provisioner.api import app
 from provisioner.api import common
-from provisioner.api import dispatcher
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner.compute import quotas
@@ -218,7 +217,7 @@ def create_volume(req, project_id):
     if unsupported:
         raise wsgi.HTTPError(400, 'provisioner makes volumes blank or from an image '
                                   'only; %s is not supported.' % ', '.join(unsupported))
-    volume_id = volume_api.VolumeAPI(req.context).create(
+    volume_id = volume_api.VolumeAPI(req.context, req.deployment).create(
         body.get('size'), name=body.get('name'), description=body.get('description'),
         image_ref=body.get('imageRef') or body.get('image_id'),
         availability_zone=body.get('availability_zone'))
@@ -238,15 +237,15 @@ def update_volume(req, project_id, volume_id):
               (('name', 'name'), ('description', 'description'),
                ('name', 'display_name'), ('description', 'display_description'))
               if alias in body}
-    volume_api.VolumeAPI(req.context).update(volume_id, **fields)
+    volume_api.VolumeAPI(req.context, req.deployment).update(volume_id, **fields)
     return _show(req, volume_id)
 
 
 @SERVICE.route('DELETE', '/v3/{project_id}/volumes/{volume_id}')
 def delete_volume(req, project_id, volume_id):
     _check_url_project(req, project_id)
-    if volume_api.VolumeAPI(req.context).request_delete(volume_id):
-        dispatcher.get().volume_delete(volume_id)
+    if volume_api.VolumeAPI(req.context, req.deployment).request_delete(volume_id):
+        req.deployment.dispatcher.volume_delete(volume_id)
     return wsgi.empty_response(202)
 
 
@@ -261,7 +260,7 @@ def volume_action(req, project_id, volume_id):
         raise wsgi.HTTPError(400, 'provisioner supports the volume actions os-extend '
                                   '{"new_size": N} and os-reset_status {"status": S} '
                                   'only, not %s.' % ', '.join(sorted(body)))
-    api = volume_api.VolumeAPI(req.context)
+    api = volume_api.VolumeAPI(req.context, req.deployment)
     if 'os-extend' in body:
         api.extend(volume_id, body['os-extend'].get('new_size'))
     else:

@@ -58,6 +58,7 @@ def status_of(exc):
 class Request(webob.Request):
     """A request, with what the middleware learned about it."""
 
+    deployment = None       # the process's provisioner.deployment.Deployment
     context = None          # identity.service.RequestContext once authenticated
     request_id = None       # req-<uuid>, also the x-openstack-request-id header
     api_version = None      # the negotiated microversion (compute), as (2, 1)

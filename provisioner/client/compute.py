@@ -78,9 +78,6 @@ class RestComputeAPI:
             body['OS-SCH-HNT:scheduler_hints'] = {'group': group['id']}
         return self._session.post(COMPUTE, '/servers', body)['server']['id']
 
-    def start_in_background(self, instance_id, log_path):
-        """Nothing to start: provisioner-api already runs (or queued) the boot."""
-
     def run_boot(self, instance_id, progress=None, rollback=False):
         """Follow the boot provisioner-api runs until it is no longer building."""
         return follow.follow(self._poll, instance_id, progress, seen=0)

@@ -31,27 +31,21 @@ def _logging():
         handler.addFilter(redact.RedactingFilter())
 
 
-def _dispatcher():
-    from provisioner.compute import api as compute_api
-    from provisioner.engine import dispatch
-    from provisioner.engine import runner
-    from provisioner import rpc
-    compute_api.use_flow_runner(runner)  # the servers' flows are persisted here
-    # Requests ask is_distributed(): once the options are registered it reads CONF,
-    # not the configuration files again.
-    rpc.register_transport_opts()
-    if rpc.is_distributed():
+def _deployment():
+    """This process's deployment, with what it waits for before serving."""
+    from provisioner.engine import deployments
+    built = deployments.build(dispatching=True)
+    if built.distributed:
         from provisioner.engine import jobs
         daemon.wait_for('The database', daemon.check_database)
         daemon.wait_for('The jobboard at redis://%s' % jobs.redis_location(),
                         jobs.get_board)
-        return dispatch.JobboardDispatcher()
+        return built
     from provisioner.db import migration
-    from provisioner import virt
     migration.ensure_schema()
     # Fail now, with the reason, rather than at the first boot.
-    virt.get_driver().check_state_path()
-    return dispatch.LocalDispatcher()
+    built.hypervisor.check_state_path()
+    return built
 
 
 def main(argv=None):
@@ -61,27 +55,24 @@ def main(argv=None):
     from cheroot import wsgi as cheroot_wsgi
 
     from provisioner.api import app
-    from provisioner.api import dispatcher as api_dispatcher
     from provisioner.conf import CONF
     from provisioner.dashboard import service as dashboard
-    from provisioner import rpc
 
-    dispatcher = _dispatcher()
-    api_dispatcher.set(dispatcher)
+    deployment = _deployment()
     server = cheroot_wsgi.Server((CONF.api.bind_host, CONF.api.bind_port),
-                                 app.build_app({'/dashboard': dashboard.SERVICE}),
+                                 app.build_app(deployment,
+                                               {'/dashboard': dashboard.SERVICE}),
                                  numthreads=CONF.api.threads,
                                  server_name='provisioner-api')
     server.prepare()  # binds now: a taken port is an error before "ready"
-    mode = 'distributed' if rpc.is_distributed() else 'all-in-one'
-    LOG.info('provisioner-api (%s) ready: listening on http://%s:%d', mode,
+    LOG.info('provisioner-api (%s) ready: listening on http://%s:%d', deployment.mode,
              CONF.api.bind_host, server.bind_addr[1])
-    if not rpc.is_distributed():
-        dispatcher.resume_interrupted()
+    if not deployment.distributed:
+        deployment.dispatcher.resume_interrupted()
     try:
         daemon.serve(server.serve, server.stop, 'provisioner-api-server')
     finally:
-        dispatcher.stop()
+        deployment.dispatcher.stop()
         from provisioner import notifications
         notifications.reset()
     LOG.info('provisioner-api stopped')

@@ -31,6 +31,9 @@ credentials come from OS_USERNAME, OS_PASSWORD and OS_PROJECT_NAME (or the
 places, e.g. /etc/provisioner/provisioner.conf; none is needed all-in-one).
 With OS_AUTH_URL (--os-auth-url) set, every command but db-sync, bootstrap and
 token-keys goes to provisioner-api's REST API: no database or broker is needed.
+Without it the commands act on this host's all-in-one deployment; a distributed
+deployment is reached through its API only (its db-sync, bootstrap, token-keys,
+audit and host teardown run where its configuration is).
 
 quick start:
   provisioner bootstrap --username admin --password secret --project admin
@@ -63,7 +66,8 @@ def _common_parent():
     group.add_argument('--os-auth-url', default=argparse.SUPPRESS, metavar='URL',
                        help='provisioner-api\'s identity URL, e.g. '
                             'http://cloud:8774/identity: talk to the REST API only '
-                            '(default: $OS_AUTH_URL; unset: the database directly)')
+                            '(default: $OS_AUTH_URL; unset: this host\'s all-in-one '
+                            'deployment)')
     group.add_argument('--os-token', default=argparse.SUPPRESS,
                        help='a token to use instead of user name and password '
                             '(default: $OS_TOKEN)')
@@ -100,7 +104,7 @@ def build_parser():
 
     p = sub.add_parser('db-sync', parents=[common],
                        help='create or upgrade the database schema')
-    p.set_defaults(func=subcommands.command('db_sync'), local=True)
+    p.set_defaults(func=subcommands.command('db_sync'), local=True, database=True)
     p = sub.add_parser('bootstrap', parents=[common],
                        help='create the first admin user and project (and the '
                             'service user of hosts)')
@@ -113,7 +117,7 @@ def build_parser():
                         '([image_service] username)')
     p.add_argument('--service-password', metavar='PASSWORD',
                    help='the service user\'s password ([image_service] password)')
-    p.set_defaults(func=subcommands.command('bootstrap'), local=True)
+    p.set_defaults(func=subcommands.command('bootstrap'), local=True, database=True)
 
     subcommands.add_instances(sub, common)
     subcommands.add_catalog(sub, common)
@@ -212,6 +216,7 @@ def _run(argv):
         _setup_logging(getattr(args, 'debug', False),
                        log_file=not commands.uses_rest(args))
         if not commands.uses_rest(args):
+            commands.check_door(args)
             # A command's quick path answers, or returns None for the full one.
             quick = getattr(args, 'quick', None)
             answer = quick(args) if quick is not None else None

@@ -1,11 +1,19 @@
 """The CLI's commands: each takes the parsed arguments and returns an exit code.
 
+Two doors, one per deployment: with OS_AUTH_URL every command goes to
+provisioner-api's REST API (provisioner.client); without it, all-in-one, the same
+services provisioner-api calls run in this process (the compute and catalog APIs
+of this host's deployment). A distributed deployment is reached through the REST
+API only; its operator commands (db-sync, bootstrap, token-keys, audit, host
+teardown) act where its database configuration is, as nova-manage does.
+
 Light to import: what only the database, the engine or the hypervisor serve (the
 catalog and compute APIs, identity, SQLAlchemy, TaskFlow) is imported by the code
 that uses it, so a command through the REST API (OS_AUTH_URL) imports none of it.
 """
 
 import os
+import subprocess
 import sys
 
 from provisioner.cmd import output
@@ -13,8 +21,6 @@ from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner import exception
 from provisioner import redact
-from provisioner import rpc
-from provisioner import virt
 
 INSTANCE_COLUMNS = ('id', 'name', 'vm_state', 'task_state', 'power_state', 'host',
                     'addresses')
@@ -52,6 +58,35 @@ def uses_rest(args):
     return bool(getattr(args, 'os_auth_url', None)) and not getattr(args, 'local', False)
 
 
+class NeedsTheAPI(exception.ProvisionerError):
+    msg_fmt = ('This configuration is a distributed deployment\'s (its transport_url '
+               'names a broker): the provisioner CLI reaches it through '
+               'provisioner-api. Set OS_AUTH_URL (or --os-auth-url) to the API\'s '
+               'identity URL, e.g. http://API-HOST:8774/identity. Only db-sync, '
+               'bootstrap, token-keys, audit and host teardown act on its database '
+               'directly.')
+    exit_code = 2
+
+
+def check_door(args):
+    """Refuse a command that would act on a distributed deployment's database
+    without going through provisioner-api (see the module's doc)."""
+    from provisioner import deployment
+    if getattr(args, 'database', False) or uses_rest(args):
+        return
+    if deployment.mode() == deployment.DISTRIBUTED:
+        raise NeedsTheAPI()
+
+
+def this_deployment(args):
+    """This process's deployment (provisioner.deployment), built once per command."""
+    built = getattr(args, 'deployment', None)
+    if built is None:
+        from provisioner.engine import deployments
+        built = args.deployment = deployments.build()
+    return built
+
+
 def rest_session(args):
     """The command's authenticated REST session (made once), or None without one."""
     if not uses_rest(args):
@@ -69,30 +104,18 @@ def rest_session(args):
 
 
 def _compute(args):
-    """The compute API: REST (OS_AUTH_URL), in-process (all-in-one) or RPC."""
+    """The compute API: REST (OS_AUTH_URL), else in-process (all-in-one)."""
     session = rest_session(args)
     if session is not None:
         from provisioner.client import compute
         return compute.RestComputeAPI(session)
-    if rpc.is_distributed():
-        from provisioner.engine import client
-        token = getattr(args, 'os_token', None)
-        if not token:
-            _check_credentials(args)
-            redact.register(args.os_password)
-            token = client.authenticate(args.os_username, args.os_password,
-                                        args.os_project_name)
-        redact.register(token)
-        return client.RemoteComputeAPI(token)
     return _local_compute(args)
 
 
 def _local_compute(args):
     """The in-process compute API (all-in-one): its flows run in this process."""
     from provisioner.compute import api as compute_api
-    from provisioner.engine import runner
-    compute_api.use_flow_runner(runner)
-    return compute_api.ComputeAPI(_context(args))
+    return compute_api.ComputeAPI(_context(args), this_deployment(args))
 
 
 def db_sync(args):
@@ -127,18 +150,13 @@ def bootstrap(args):
 
 # -- catalog ----------------------------------------------------------------------
 
-def _local_driver():
-    """This host's hypervisor all-in-one; None distributed (workers plug networks)."""
-    return None if rpc.is_distributed() else virt.get_driver()
-
-
 def _catalog(args):
     session = rest_session(args)
     if session is not None:
         from provisioner.client import catalog
         return catalog.RestCatalogAPI(session)
     from provisioner.catalog import api as catalog_api
-    return catalog_api.CatalogAPI(_context(args), _local_driver())
+    return catalog_api.CatalogAPI(_context(args), this_deployment(args).hypervisor)
 
 
 def flavor_create(args):
@@ -267,18 +285,17 @@ def boot(args):
                                       properties=_properties(getattr(args, 'property',
                                                                      None)))
     if args.no_wait:
-        log_path = os.path.join(CONF.state_path, 'logs', 'boot-%s.log' % instance_id)
-        api.start_in_background(instance_id, log_path)
+        if uses_rest(args):  # provisioner-api runs it already
+            where = 'provisioner-api'
+        else:
+            log_path = os.path.join(CONF.state_path, 'logs',
+                                    'boot-%s.log' % instance_id)
+            _boot_in_background(args, instance_id, log_path)
+            where = 'the background (log: %s)' % log_path
         info = api.show(instance_id)
         if args.format == 'json':
             output.emit(info, args.format)
         else:
-            if uses_rest(args):
-                where = 'provisioner-api'
-            elif rpc.is_distributed():
-                where = 'the engines'
-            else:
-                where = 'the background (log: %s)' % log_path
             print('Boot of %s (%s) started in %s; follow it with "provisioner show '
                   '%s".' % (args.name, instance_id, where, instance_id))
         return 0
@@ -289,6 +306,19 @@ def boot(args):
     except KeyboardInterrupt:
         _interrupted(instance_id)
     return _report_boot(info, args.format)
+
+
+def _boot_in_background(args, instance_id, log_path):
+    """All-in-one boot --no-wait: this CLI's hidden _run-boot, in a detached
+    process of its own (the flow outlives this command)."""
+    os.makedirs(os.path.dirname(log_path), mode=0o700, exist_ok=True)
+    command = [sys.executable, '-m', 'provisioner.cmd.cli']
+    for config_file in CONF.config_file or []:
+        command += ['--config-file', config_file]
+    command += ['_run-boot', instance_id]
+    with open(log_path, 'ab') as log:
+        subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                         start_new_session=True, env=dict(os.environ))
 
 
 def run_boot_detached(args):

@@ -24,6 +24,7 @@ import time
 sys.modules.setdefault('eventlet', None)
 
 from provisioner.conf import CONF  # noqa: E402
+from provisioner import deployment  # noqa: E402
 from provisioner import rpc  # noqa: E402
 
 LOG = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ def setup(argv, prog, distributed_only=True, log_format=LOG_FORMAT):
     for noisy in ('taskflow', 'stevedore', 'oslo_messaging', 'oslo_service', 'amqp',
                   'kombu', 'alembic'):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    if distributed_only and not rpc.is_distributed():
+    if distributed_only and deployment.mode() != deployment.DISTRIBUTED:
         raise SystemExit('%s: [DEFAULT] transport_url is not set; daemons serve a '
                          'distributed deployment (see README.rst, "Distributed '
                          'deployment").' % prog)

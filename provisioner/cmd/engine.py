@@ -1,8 +1,9 @@
-"""provisioner-engine: the API endpoint the CLI calls, and a conductor running boots.
+"""provisioner-engine: a conductor running the flows provisioner-api posts.
 
 Run any number of them against the same database, RabbitMQ and Redis: they share the
-API topic and the jobboard, and a killed engine's boots are taken over by the others
-within ``[engine] claim_ttl`` seconds.
+jobboard (each flow is claimed by one) and the topic the workers report to, and a
+killed engine's flows are taken over by the others within ``[engine] claim_ttl``
+seconds.
 """
 
 import logging
@@ -15,19 +16,15 @@ LOG = logging.getLogger('provisioner.engine')
 
 def main(argv=None):
     daemon.setup(sys.argv[1:] if argv is None else argv, 'provisioner-engine')
-    from provisioner.compute import api as compute_api
     from provisioner.conf import CONF
     from provisioner.db import api as db_api
-    from provisioner.engine import api_service
     from provisioner.engine import conductor
     from provisioner.engine import jobs
     from provisioner.engine import reports
-    from provisioner.engine import runner
     from provisioner import faults
     from provisioner.maintenance import audit as maintenance_audit
     from provisioner import rpc
 
-    compute_api.use_flow_runner(runner)  # the API endpoint's boots are persisted here
     # Nothing of a stalled engine (its row locks) may outlive its claims.
     db_api.limit_idle_transactions(CONF.engine.claim_ttl)
     daemon.wait_for('The database', daemon.check_database)
@@ -37,11 +34,10 @@ def main(argv=None):
     worker = conductor.Conductor(board, on_lease_taken=(
         faults.stop_taking_lease if CONF.fault_injection.stop_taking_lease else None))
     server = rpc.get_server(CONF.engine.topic, worker.name,
-                            [api_service.EngineAPIEndpoint(),
-                             reports.WorkerReportsEndpoint(),
+                            [reports.WorkerReportsEndpoint(),
                              maintenance_audit.EngineMaintenanceEndpoint()])
     server.start()
-    LOG.info('Engine %s ready: API on topic %s, jobs from board %s', worker.name,
+    LOG.info('Engine %s ready: reports on topic %s, jobs from board %s', worker.name,
              CONF.engine.topic, CONF.jobboard.name)
     try:
         daemon.serve(worker.run, worker.stop, 'provisioner-conductor')

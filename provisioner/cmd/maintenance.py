@@ -1,8 +1,8 @@
 """CLI for an operator's clean-up: ``audit [--fix]`` and ``host teardown HOST``.
 
 Both act where the database is: all-in-one on this host with its own driver;
-distributed (``transport_url`` set) on each host through its worker's maintenance
-endpoint. Through the REST API (OS_AUTH_URL) they are not available.
+distributed on each host through its worker's maintenance endpoint (the
+deployment's ``hosts``). Through the REST API (OS_AUTH_URL) they are not available.
 """
 
 import sys
@@ -26,44 +26,11 @@ def _authorize(args):
     policy.authorize(commands._context(args), 'host:update')
 
 
-class _LocalHost:
-    """All-in-one: this process's driver is the host's."""
-
-    def __init__(self):
-        from provisioner import virt
-        self._driver = virt.get_driver()
-
-    def _check(self, host):
-        if host != CONF.host:
-            raise exception.NotFound(kind='Host', name=host)
-
-    def inventory(self, host):
-        from provisioner.maintenance import host as host_side
-        self._check(host)
-        return host_side.inventory(self._driver)
-
-    def remove_resources(self, host, entries):
-        from provisioner.maintenance import host as host_side
-        return host_side.remove(self._driver, entries)
-
-    def teardown(self, host):
-        from provisioner.maintenance import host as host_side
-        self._check(host)
-        return host_side.teardown(self._driver)
-
-
-def _host_api():
-    if rpc.is_distributed():
-        from provisioner.maintenance import rpcapi
-        return rpcapi.HostMaintenanceAPI()
-    return _LocalHost()
-
-
-def _hosts(args):
+def _hosts(args, deployment):
     """(hosts to audit, hosts skipped because their worker stopped reporting)."""
     if args.host:
         return [args.host], []
-    if not rpc.is_distributed():
+    if not deployment.distributed:
         return [CONF.host], []
     from provisioner.catalog import hosts
     every = hosts.list_all()
@@ -87,10 +54,11 @@ def audit(args):
     """Compare each host with the database; with --fix remove the orphans."""
     from provisioner.maintenance import audit as auditing
     _authorize(args)
-    api = _host_api()
+    deployment = commands.this_deployment(args)
+    api = deployment.hosts
     grace = CONF.worker.orphan_grace_period if args.grace_period is None \
         else args.grace_period
-    audited, unreachable = _hosts(args)
+    audited, unreachable = _hosts(args, deployment)
     for host in unreachable:
         print('Host %s is down (its worker stopped reporting): not audited.' % host,
               file=sys.stderr)
@@ -114,11 +82,11 @@ def audit(args):
     return 1 if remaining or unreachable else 0
 
 
-def _teardown_on_host(host):
+def _teardown_on_host(deployment, host):
     """Have ``host`` remove what this deployment made there; distributed, an unknown
     host or a worker that does not answer is one line saying so."""
-    api = _host_api()
-    if not rpc.is_distributed():
+    api = deployment.hosts
+    if not deployment.distributed:
         return api.teardown(host)
     from provisioner.catalog import hosts
     if host not in {h['name'] for h in hosts.list_all()}:
@@ -136,7 +104,9 @@ def host_teardown(args):
     """Remove this deployment's pools, networks and files from an unused host."""
     from provisioner.maintenance import teardown
     _authorize(args)
-    removed = teardown.teardown(args.name, _teardown_on_host)
+    deployment = commands.this_deployment(args)
+    removed = teardown.teardown(
+        args.name, lambda host: _teardown_on_host(deployment, host))
     if args.format == 'json':
         output.emit({'host': args.name, 'removed': removed}, 'json')
     else:

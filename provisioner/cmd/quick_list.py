@@ -6,8 +6,9 @@ same rows with sqlite3 and answers only when everything is already in place; in 
 other case it returns None and the command takes the full path, which migrates,
 authenticates, and reports errors as every command does:
 
-- all-in-one: no ``transport_url`` configured, the SQLite database exists and is at
-  the schema revision this code expects;
+- all-in-one (a distributed deployment's CLI never gets here: provisioner.cmd.cli
+  sends it to the REST API), the SQLite database exists and is at the schema
+  revision this code expects;
 - a cached token (the full path authenticates and caches one) that passes the checks
   of ``identity.service.validate``: authentic, unexpired, its user enabled and not
   revoked since, a role in its project;
@@ -50,14 +51,12 @@ DEFAULT_ALLOWED_ROLES = {'instance:list': frozenset({'admin', 'member', 'reader'
 def _probe(args):
     """The few options this path needs that other libraries own, read as CONF read them.
 
-    oslo.messaging owns [DEFAULT] transport_url and oslo.policy [oslo_policy]:
-    registering theirs would import them, so a throwaway ConfigOpts parses what CONF
-    parsed (cli._load_config's arguments, the same default files and directories, the
-    environment) for these options only.
+    oslo.policy owns [oslo_policy]: registering its options would import it, so a
+    throwaway ConfigOpts parses what CONF parsed (cli._load_config's arguments, the
+    same default files and directories, the environment) for these options only.
     """
     from oslo_config import cfg
     probe = cfg.ConfigOpts()
-    probe.register_opt(cfg.StrOpt('transport_url'))
     # oslo.policy's own defaults (provisioner sets none of its own).
     probe.register_opts([cfg.StrOpt('policy_file', default='policy.yaml'),
                          cfg.MultiStrOpt('policy_dirs', default=['policy.d'])],
@@ -156,8 +155,6 @@ def list_instances(args):
     if path is None:
         return None
     probe = _probe(args)
-    if probe.transport_url:
-        return None  # distributed: the engines answer
     if not (args.os_username and args.os_password and args.os_project_name):
         return None  # the full path says which are missing
     token = token_cache.cached_token(args.os_username, args.os_password,

@@ -151,7 +151,8 @@ def add_instances(sub, common):
 
     p = sub.add_parser('_run-boot', parents=[common])
     p.add_argument('instance')
-    p.set_defaults(func=command('run_boot_detached'), format='table', local=True)
+    p.set_defaults(func=command('run_boot_detached'), format='table', local=True,
+                   database=True)
 
 
 def _action(actions, name, common, func, help_text, with_name=True):
@@ -198,13 +199,13 @@ def _add_maintenance(sub, host_actions, common):
                         'leftover a failed cleanup recorded')
     p.add_argument('--grace-period', type=int, metavar='SECONDS',
                    help='override [worker] orphan_grace_period')
-    p.set_defaults(func=command('audit', 'maintenance'))
+    p.set_defaults(func=command('audit', 'maintenance'), database=True)
     p = with_format(host_actions.add_parser(
         'teardown', parents=[common],
         help='remove every pool, network and file this deployment made on a host '
              '(refused while instances remain on it)'))
     p.add_argument('name', help='host name')
-    p.set_defaults(func=command('host_teardown', 'maintenance'))
+    p.set_defaults(func=command('host_teardown', 'maintenance'), database=True)
 
 
 # provisioner.compute.server_groups.POLICIES, without the database that module imports
@@ -248,11 +249,13 @@ def add_identity(sub, common):
     p = keys.add_parser('setup', parents=[common],
                         help='create the key repository ([fernet_tokens] '
                              'key_repository) unless it has keys')
-    p.set_defaults(func=command('token_keys_setup', 'identity_cli'), local=True)
+    p.set_defaults(func=command('token_keys_setup', 'identity_cli'), local=True,
+                   database=True)
     p = keys.add_parser('rotate', parents=[common],
                         help='promote the staged key to primary and stage a new one; '
                              'tokens signed by the oldest dropped key stop working')
-    p.set_defaults(func=command('token_keys_rotate', 'identity_cli'), local=True)
+    p.set_defaults(func=command('token_keys_rotate', 'identity_cli'), local=True,
+                   database=True)
 
     users = sub.add_parser('user', help='users (admin)').add_subparsers(
         dest='action', required=True, metavar='ACTION')

@@ -1,13 +1,13 @@
 """The compute API: validate a request, record it, run its flow, answer queries.
 
 This is the engine API of the documented flow (steps 6-7 and the queries after it).
-All-in-one, the CLI calls it in-process and the boot flow runs here; the distributed
-engine serves the same class over RPC and hands the flow to a conductor instead.
+provisioner-api calls it for every compute request, and the all-in-one CLI calls it
+in-process: the one door to compute. It records each request and persists its flow
+with the deployment's runner; where the flow then runs (the caller, this process's
+threads or an engine) is the deployment's (provisioner.deployment).
 """
 
 import os
-import subprocess
-import sys
 import uuid
 
 import sqlalchemy as sa
@@ -28,47 +28,27 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner import leftovers
-from provisioner.maintenance import host as maintenance_host
-from provisioner.maintenance import rpcapi as maintenance_rpcapi
 from provisioner import naming
 from provisioner.network import ipam
 from provisioner.network import requests as network_requests
 from provisioner import policy
-from provisioner import rpc
 from provisioner import schemas
-from provisioner import virt
 
 from taskflow import states as tf_states
 
 _PAST = {'resume': 'resumed', 'rollback': 'rolled back'}
 
 
-# The engine's flow runner (provisioner.engine.runner): the compute layer sits below
-# the engine, so each service hands the runner in at start-up.
-_flow_runner = None
-
-
-def use_flow_runner(runner):
-    """Let ComputeAPI persist and run flows with ``runner`` (a service's start-up)."""
-    global _flow_runner
-    _flow_runner = runner
-
-
-def _flows():
-    if _flow_runner is None:
-        raise RuntimeError('No flow runner: a service using ComputeAPI calls '
-                           'provisioner.compute.api.use_flow_runner() at start-up')
-    return _flow_runner
-
-
 class ComputeAPI:
-    """Instance operations on behalf of one authenticated RequestContext."""
+    """Instance operations on behalf of one authenticated RequestContext, in one
+    deployment (provisioner.deployment.Deployment: its runner persists and runs the
+    flows; all-in-one its hypervisor is this host's)."""
 
-    def __init__(self, context, local_hypervisor=True):
+    def __init__(self, context, deployment):
         self.context = context
-        # All-in-one the boot runs on this host; an engine has no hypervisor of its
-        # own (workers report their hosts).
-        self.local_hypervisor = local_hypervisor
+        self.deployment = deployment
+        # The compute layer sits below the engine: the deployment hands its runner in.
+        self._flows = deployment.runner
 
     # -- lookups ---------------------------------------------------------------
 
@@ -166,30 +146,34 @@ class ComputeAPI:
         info['volumes'] = instances.volumes_of(instance_id)
         # Before the host defined the domain: where it will be all-in-one (the
         # driver only computes the path here; it does not connect to libvirt).
-        info['console_log'] = console_log or \
-            virt.get_driver().console_log_path(instance_id)
+        info['console_log'] = console_log or self._local_console_log(instance_id)
         info['events'] = instances.events(instance_id)
         # What a failed cleanup left on a host, until an audit --fix removes it.
         info['leftovers'] = leftovers.list_open(instance_id=instance_id)
         return info
 
+    def _local_console_log(self, instance_id):
+        """Where this host keeps the instance's console log (all-in-one), else None."""
+        hypervisor = self.deployment.hypervisor
+        return hypervisor.console_log_path(instance_id) if hypervisor else None
+
     def console(self, name_or_id):
         """The console log's path on the instance's host."""
         instance_id = self._instance_id(name_or_id, 'instance:console')
-        host, path = self._console_host(instance_id)
-        path = path or virt.get_driver().console_log_path(instance_id)
+        _host, reported = self._console_host(instance_id)
+        local = self._local_console_log(instance_id)
+        path = reported or local
         # Another host's file cannot be checked from here.
-        if not host and not os.path.exists(path):
+        if path is None or (local and not os.path.exists(path)):
             raise exception.NotFound(kind='Console log of instance', name=name_or_id)
         return path
 
     def _console_host(self, instance_id):
-        """(the instance's host when distributed, else None; the console log path
-        its host reported, if any)."""
+        """(the instance's host, if chosen; the console log path it reported, if
+        any)."""
         with db_api.transaction() as session:
             row = instances.get_row(session, instance_id)
-            host = row.host if rpc.is_distributed() else None
-            return host, (row.request_spec or {}).get('console_log')
+            return row.host, (row.request_spec or {}).get('console_log')
 
     def console_output(self, name_or_id, length=None):
         """The serial console's text, the last ``length`` lines if given.
@@ -199,11 +183,10 @@ class ComputeAPI:
         """
         instance_id = self._instance_id(name_or_id, 'instance:console')
         host, _ = self._console_host(instance_id)
-        if host:  # as Nova: the instance's host reads its own file
-            text = maintenance_rpcapi.HostMaintenanceAPI().console_output(
-                host, instance_id)
-        else:
-            text = maintenance_host.console_output(virt.get_driver(), instance_id)
+        if host is None and self.deployment.distributed:
+            text = ''  # no host chosen yet: nothing printed anywhere
+        else:  # as Nova: the instance's host reads its own file
+            text = self.deployment.hosts.console_output(host, instance_id)
         if length is not None:
             lines = text.splitlines(keepends=True)
             text = ''.join(lines[-length:]) if length > 0 else ''
@@ -318,14 +301,14 @@ class ComputeAPI:
             'availability_zone': availability_zone, 'server_group': server_group,
             'properties': properties, 'key_name': key_name})
         volume_sizes = request['volume_sizes']
-        if self.local_hypervisor:
+        driver = self.deployment.hypervisor
+        if driver is not None:
             # References are checked before anything is written, even the host's
             # capacity (elsewhere the transaction below checks them before its writes).
             with db_api.transaction() as session:
                 self._validate_boot(session, name, flavor, image, networks)
                 self._key_pair(session, key_name)
             # Asking the hypervisor first means "libvirtd is down" creates nothing.
-            driver = virt.get_driver()
             driver.check_state_path()
             hosts.report_capacity(CONF.host, driver.capacity())
         instance_id, flow_uuid = str(uuid.uuid4()), str(uuid.uuid4())
@@ -360,7 +343,7 @@ class ComputeAPI:
                     instance.request_spec, boot_volume=self._record_boot_volume(
                         session, instance_id, image_row, boot_volume))
             actions.record(session, self.context, instance_id, actions.CREATE, flow_uuid)
-        _flows().prepare_boot(instance_id, flow_uuid)
+        self._flows.prepare_boot(instance_id, flow_uuid)
         return instance_id
 
     def _image_of_volume(self, session, volume_id, image):
@@ -399,19 +382,9 @@ class ComputeAPI:
         with db_api.transaction() as session:
             # Also the entry of `boot --no-wait`'s background half: check the caller.
             flow_uuid = self._find(session, instance_id, 'instance:boot').flow_uuid
-        _flows().run_boot(instance_id, flow_uuid, progress=progress, rollback=rollback)
+        self._flows.run_boot(instance_id, flow_uuid, progress=progress,
+                             rollback=rollback)
         return self._describe(instance_id)
-
-    def start_in_background(self, instance_id, log_path):
-        """Run the boot flow in a detached process (boot --no-wait)."""
-        os.makedirs(os.path.dirname(log_path), mode=0o700, exist_ok=True)
-        args = [sys.executable, '-m', 'provisioner.cmd.cli']
-        for config_file in CONF.config_file or []:
-            args += ['--config-file', config_file]
-        args += ['_run-boot', instance_id]
-        with open(log_path, 'ab') as log:
-            subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                             start_new_session=True, env=dict(os.environ))
 
     # -- resume, rollback, delete --------------------------------------------------
 
@@ -421,7 +394,7 @@ class ComputeAPI:
         with db_api.transaction() as session:
             row = self._find(session, name_or_id, 'instance:' + action)
             instance_id, vm_state, flow_uuid = row.id, row.vm_state, row.flow_uuid
-        flow_state = _flows().boot_flow_state(flow_uuid) if flow_uuid else None
+        flow_state = self._flows.boot_flow_state(flow_uuid) if flow_uuid else None
         if vm_state != states.BUILDING or flow_state in (tf_states.SUCCESS,
                                                         tf_states.REVERTED):
             raise exception.Conflict(
@@ -464,7 +437,7 @@ class ComputeAPI:
 
     def delete(self, name_or_id, progress=None, on_wait=None):
         instance_id = self.request_delete(name_or_id)
-        _flows().run_delete(instance_id, progress, on_wait)
+        self._flows.run_delete(instance_id, progress, on_wait)
         return self._describe(instance_id)
 
     # -- power actions ---------------------------------------------------------------
@@ -495,5 +468,5 @@ class ComputeAPI:
             flow_uuid = str(uuid.uuid4())
             action_id = actions.record(session, self.context, instance_id, action,
                                        flow_uuid)
-        _flows().prepare_action(instance_id, action_id, action, flow_uuid, hard=hard)
+        self._flows.prepare_action(instance_id, action_id, action, flow_uuid, hard=hard)
         return instance_id, action_id

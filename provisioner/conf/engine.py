@@ -1,8 +1,8 @@
 """[engine], [worker], [jobboard] and [upgrade_levels] options: the distributed deployment.
 
-All-in-one needs none of them. With ``[DEFAULT] transport_url`` set, the CLI talks to
-provisioner-engine daemons over RPC, the engines run boots posted on the jobboard,
-and each host's provisioner-worker executes that host's steps.
+All-in-one needs none of them. With ``[DEFAULT] transport_url`` set, provisioner-api
+posts each request's flow on the jobboard, provisioner-engine daemons run them, and
+each host's provisioner-worker executes that host's steps.
 """
 
 from oslo_config import cfg
@@ -10,7 +10,9 @@ from oslo_config import cfg
 engine_opts = [
     cfg.StrOpt('topic',
                default='provisioner-engine',
-               help='RPC topic the engines\' API listens on; the CLI calls it.'),
+               help='RPC topic the engines listen on: workers report their hosts '
+                    'there, and audits ask an engine to compare a host with the '
+                    'database.'),
     cfg.FloatOpt('claim_ttl',
                  default=3.0,
                  min=1.0,
@@ -35,7 +37,8 @@ engine_opts = [
     cfg.IntOpt('api_timeout',
                default=60,
                min=1,
-               help='Seconds the CLI waits for an engine to answer one API call.'),
+               help='Seconds a maintenance call (an audit, a teardown, console '
+                    'output) waits for the engine or worker it asks.'),
 ]
 
 worker_opts = [
@@ -107,11 +110,6 @@ upgrade_levels_opts = [
                     'some workers still run the previous release). Unset: newest.'),
     cfg.StrOpt('engine',
                help='Newest engine RPC API version the workers send. Unset: newest.'),
-    cfg.StrOpt('engine_api',
-               help='Newest version of the engines\' API (provisioner.engine.client: '
-                    'boot, show, list, resume, rollback, delete) the CLI sends, while '
-                    'some engines still run the previous release. Unset: newest. '
-                    'Possible values: a version such as "1.0".'),
 ]
 
 jobboard_opts = [

@@ -95,7 +95,9 @@ class LocalDispatcher:
         self._submit('Delete of instance %s' % instance_id, runner.run_delete,
                      instance_id)
 
-    def power(self, instance_id, action_id):
+    def run_action(self, instance_id, action_id):
+        """The flow of an instance action other than a boot or delete: a power
+        action, or a volume's attach or detach."""
         self._submit('Action %s on instance %s' % (action_id, instance_id),
                      self._run_attached, runner.run_action, instance_id, action_id)
 
@@ -112,13 +114,13 @@ class LocalDispatcher:
             self.boot(instance_id)
         for instance_id in deletes:
             self.delete(instance_id)
-        power = actions.unfinished()
-        for instance_id, action_id in power:
-            self.power(instance_id, action_id)
-        count = len(boots) + len(deletes) + len(power)
+        other = actions.unfinished()
+        for instance_id, action_id in other:
+            self.run_action(instance_id, action_id)
+        count = len(boots) + len(deletes) + len(other)
         if count:
             LOG.info('Resuming %d interrupted flow(s): %d boot(s), %d delete(s), '
-                     '%d power action(s)', count, len(boots), len(deletes), len(power))
+                     '%d other action(s)', count, len(boots), len(deletes), len(other))
         return count
 
     def stop(self):
@@ -173,7 +175,7 @@ class JobboardDispatcher:
         jobs.post(jobs.DELETE, instance_id)
 
     @staticmethod
-    def power(instance_id, action_id):
+    def run_action(instance_id, action_id):
         from provisioner.engine import jobs
         jobs.post_action(instance_id, action_id)
 

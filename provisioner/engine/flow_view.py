@@ -32,7 +32,6 @@ from taskflow.persistence import models as tf_models
 from taskflow import states as tf_states
 
 from provisioner.compute import actions
-from provisioner.compute import api as compute_api
 from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.db import models
@@ -315,13 +314,14 @@ def _attempts(structure_, steps, history, instance_id, flow_state):
     return attempts
 
 
-def show(context, instance_id, request_id):
-    """The flow of one action on an instance, with live states (policy-checked).
+def show(compute, instance_id, request_id):
+    """The flow of one action on an instance, with live states (policy-checked by
+    ``compute``, the caller's provisioner.compute.api.ComputeAPI).
 
     Same policy as the action itself (``instance:actions``): another project's
     instance, or an action of another instance, is not found.
     """
-    action = compute_api.ComputeAPI(context).action(instance_id, request_id)
+    action = compute.action(instance_id, request_id)
     flow_detail = (persistence.get_flow_detail(action['flow_uuid'])
                    if action['flow_uuid'] else None)
     structure_ = _structure_of(action, flow_detail)

@@ -6,6 +6,7 @@ plain data, so it crosses the wire as it is.
 
 import logging
 
+from provisioner import exception
 from provisioner.maintenance import rpcapi
 from provisioner.virt import inventory as inv
 
@@ -59,6 +60,40 @@ def teardown(driver):
     for line in removed:
         LOG.warning('Teardown removed %s', line)
     return removed
+
+
+class LocalHostMaintenance:
+    """All-in-one, this process's host, reached with its own driver: the same calls
+    as ``rpcapi.HostMaintenanceAPI`` makes to a host's worker."""
+
+    def __init__(self, driver, host):
+        self._driver = driver
+        self._host = host
+
+    def _check(self, host):
+        if host != self._host:
+            raise exception.NotFound(kind='Host', name=host)
+
+    def inventory(self, host):
+        self._check(host)
+        return inventory(self._driver)
+
+    def remove_resources(self, host, resources):
+        self._check(host)
+        return remove(self._driver, resources)
+
+    def delete_network(self, host, network_id, timeout=None):
+        self._check(host)
+        delete_network(self._driver, network_id)
+
+    def console_output(self, host, instance_id):
+        # Every instance of an all-in-one deployment has its files here, whatever
+        # host name its row recorded.
+        return console_output(self._driver, instance_id)
+
+    def teardown(self, host):
+        self._check(host)
+        return teardown(self._driver)
 
 
 class HostMaintenanceEndpoint:

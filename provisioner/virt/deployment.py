@@ -31,8 +31,9 @@ def deployment_seed(conf, state_path):
     one deployment shares it, whatever its own state_path, so a subnet's libvirt
     network has one name on every host. All-in-one it is the state_path.
     """
-    if rpc.is_distributed():
-        url = urllib.parse.urlsplit(conf.transport_url)
+    transport_url = rpc.configured_transport_url()
+    if transport_url:
+        url = urllib.parse.urlsplit(transport_url)
         try:
             exchange = conf.control_exchange
         except cfg.NoSuchOptError:  # registered by oslo.messaging's first transport

@@ -83,10 +83,15 @@ def _check_text(value, what, required=False):
 
 
 class VolumeAPI:
-    """What a user may do with the volume service's volumes (policy checked here)."""
+    """What a user may do with the volume service's volumes (policy checked here).
 
-    def __init__(self, context):
+    ``deployment`` (provisioner.deployment.Deployment) persists the flows of an
+    attach and a detach with its runner.
+    """
+
+    def __init__(self, context, deployment):
         self.context = context
+        self.deployment = deployment
 
     def _get(self, session, volume_id, action):
         row = session.get(models.Volume, volume_id)
@@ -236,8 +241,8 @@ class VolumeAPI:
         return action_id, flow_uuid
 
     def request_attach(self, instance_id, volume_id):
-        """Check and record an attachment (volume attaching, an attach action);
-        (action id, flow uuid) of the flow that carries it out."""
+        """Check and record an attachment (volume attaching, an attach action) and
+        persist the flow that carries it out; the action's id."""
         with db_api.transaction() as session:
             inst = self._server(session, instance_id, 'volume:attach')
             row = self._get(session, volume_id, 'volume:attach')
@@ -251,11 +256,15 @@ class VolumeAPI:
                            '%s; hosts share no storage, so it can only be attached to '
                            'servers on %s.' % (volume_id, row.host, instance_id,
                                                inst.host, row.host))
-            return self._record_action(session, instance_id, volume_id, ATTACH,
-                                       AVAILABLE, ATTACHING, instance_id=instance_id)
+            action_id, flow_uuid = self._record_action(
+                session, instance_id, volume_id, ATTACH, AVAILABLE, ATTACHING,
+                instance_id=instance_id)
+        self.deployment.runner.prepare_action(instance_id, action_id, ATTACH,
+                                              flow_uuid, volume_id=volume_id)
+        return action_id
 
     def request_detach(self, instance_id, volume_id):
-        """Check and record a detachment; (action id, flow uuid)."""
+        """Check and record a detachment and persist its flow; the action's id."""
         with db_api.transaction() as session:
             inst = self._server(session, instance_id, 'volume:detach')
             row = session.get(models.Volume, volume_id)
@@ -274,8 +283,11 @@ class VolumeAPI:
                 raise exception.InvalidVolume(
                     reason="volume %s status must be 'in-use' to detach, not '%s'"
                            % (volume_id, row.status))
-            return self._record_action(session, instance_id, volume_id, DETACH,
-                                       IN_USE, DETACHING)
+            action_id, flow_uuid = self._record_action(
+                session, instance_id, volume_id, DETACH, IN_USE, DETACHING)
+        self.deployment.runner.prepare_action(instance_id, action_id, DETACH,
+                                              flow_uuid, volume_id=volume_id)
+        return action_id
 
 
 def forget(session, row):

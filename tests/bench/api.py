@@ -25,6 +25,7 @@ from provisioner.catalog import images
 from provisioner.catalog import networks
 from provisioner.db import api as db_api
 from provisioner.db import models
+from provisioner.engine import deployments
 from provisioner import virt
 from tests.bench import common
 
@@ -108,7 +109,9 @@ def serving(count, root=None):
         images.create('guest', kernel=str(kernel))
         networks.create(virt.get_driver(), 'net1', '10.99.0.0/16')
         server_id = seed_servers(compute.context, count)
-        server = cheroot_wsgi.Server(('127.0.0.1', 0), app.build_app(), numthreads=4)
+        server = cheroot_wsgi.Server(('127.0.0.1', 0),
+                                     app.build_app(deployments.all_in_one()),
+                                     numthreads=4)
         server.prepare()
         thread = threading.Thread(target=server.serve, daemon=True)
         thread.start()

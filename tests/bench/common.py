@@ -12,7 +12,7 @@ import tempfile
 from provisioner.compute import api as compute_api
 from provisioner.conf import CONF
 from provisioner.db import migration
-from provisioner.engine import runner
+from provisioner.engine import deployments
 from provisioner.identity import service as identity
 from tests import process
 
@@ -56,8 +56,7 @@ def deployment(connection_uri, root=None):
     identity.bootstrap('admin', 'bench', 'admin')
     context = identity.validate(identity.authenticate('admin', 'bench', 'admin'))
     try:
-        compute_api.use_flow_runner(runner)
-        yield root, compute_api.ComputeAPI(context)
+        yield root, compute_api.ComputeAPI(context, deployments.all_in_one())
     finally:
         process.reset_state()
         CONF.reset()

@@ -42,8 +42,12 @@ ENGINE_CONF = '[quota]\nport = -1\n'
 
 
 def _cli(dep, *args):
+    """The provisioner CLI: db-sync and bootstrap on the database, everything else
+    through provisioner-api once it runs."""
     env = dict(dep.env, OS_USERNAME='admin', OS_PASSWORD='bench-secret',
                OS_PROJECT_NAME='admin')
+    if dep.api_url:
+        env['OS_AUTH_URL'] = dep.api_url + '/identity'
     subprocess.run([sys.executable, '-m', 'provisioner.cmd.cli', '--config-file',
                     str(dep.config_file)] + [str(a) for a in args],
                    check=True, env=env, cwd=deployment.REPO, capture_output=True)
@@ -56,6 +60,10 @@ def _prepare(dep, root):
     _cli(dep, 'db-sync')
     _cli(dep, 'bootstrap', '--username', 'admin', '--password', 'bench-secret',
          '--project', 'admin')
+    # Workers read no database (issue 13): they fetch images over HTTP, and their host
+    # is recorded by an engine from their first report. Clients reach the cloud
+    # through the same provisioner-api.
+    dep.serve_images()
     _cli(dep, 'flavor', 'create', 'nano', '--vcpus', 1, '--ram', 64, '--disk', 1)
     # The scale curve's 1,211 boots stay: a 1 GiB root disk each would fill test:///'s
     # fixed-size pools (~100 per host); a root disk of the image's own size does not.
@@ -64,9 +72,6 @@ def _prepare(dep, root):
     _cli(dep, 'network', 'create', 'net1', '--cidr', '10.213.0.0/16')
     _cli(dep, 'quota', 'set', '--instances', 10000, '--vcpus', 10000, '--ram', 10 ** 7,
          '--volumes-gib', 10 ** 6)
-    # Workers read no database (issue 13): they fetch images over HTTP, and their host
-    # is recorded by an engine from their first report.
-    dep.serve_images()
     for host in ENGINES:
         dep.start('engine', host, ENGINE_CONF)
     for host in WORKERS:
@@ -84,12 +89,13 @@ def _prepare(dep, root):
 
 
 def _client(dep):
-    """This process as a CLI: the engine API over RPC, with a token."""
+    """This process as a client of provisioner-api (the CLI's REST door)."""
+    from provisioner.client import compute
+    from provisioner.client import http
     from provisioner.conf import CONF
-    from provisioner.engine import client
     CONF(['--config-file', str(dep.config_file)], project='provisioner')
-    token = client.authenticate('admin', 'bench-secret', 'admin')
-    return client.RemoteComputeAPI(token)
+    return compute.RestComputeAPI(http.Session(dep.api_url + '/identity', 'admin',
+                                               'bench-secret', 'admin'))
 
 
 def _states(dep, ids):
@@ -260,9 +266,7 @@ def takeover(dep, api):
     survivor, doomed = ENGINES
     for host in ENGINES:
         dep.stop(host)
-    # The survivor only conducts (its API topic is elsewhere): frozen, it must not
-    # hold the API calls the doomed engine is to answer.
-    dep.start('engine', survivor, ENGINE_CONF + '[engine]\ntopic = %s-idle\n' % dep.board)
+    dep.start('engine', survivor, ENGINE_CONF)
     samples = []
     for n in range(TAKEOVERS):
         os.kill(dep.processes[survivor].pid, signal.SIGSTOP)  # let the doomed one claim

@@ -21,6 +21,7 @@ import time
 from cheroot import wsgi as cheroot_wsgi
 
 from provisioner.api import app
+from provisioner.engine import deployments
 from provisioner.identity import service as identity
 from provisioner.image import cache as image_cache
 from provisioner.image import fetcher
@@ -117,7 +118,9 @@ def run():
         _random_file(source, SIZE)
         identity.bootstrap('provisioner-service', SERVICE_PASSWORD, 'service',
                            role='service')
-        server = cheroot_wsgi.Server(('127.0.0.1', 0), app.build_app(), numthreads=4)
+        server = cheroot_wsgi.Server(('127.0.0.1', 0),
+                                     app.build_app(deployments.all_in_one()),
+                                     numthreads=4)
         server.prepare()
         thread = threading.Thread(target=server.serve, daemon=True)
         thread.start()

@@ -105,8 +105,10 @@ def _run_on(label, connection, many_hosts=False):
             from provisioner.compute import api as compute_api
             from provisioner.identity import service as identity
             identity.bootstrap('admin', 'bench', 'admin')
+            from provisioner.engine import deployments
             api = compute_api.ComputeAPI(identity.validate(
-                identity.authenticate('admin', 'bench', 'admin')))
+                identity.authenticate('admin', 'bench', 'admin')),
+                deployments.all_in_one())
         from provisioner.compute import quotas
         from provisioner.catalog import images, networks
         from provisioner import virt

@@ -82,15 +82,19 @@ class Cloud:
         return [sys.executable, '-m', 'provisioner.cmd.cli',
                 '--config-file', str(self.config_file)] + [str(a) for a in args]
 
+    def environment(self, args, env=None):
+        """The environment the CLI runs ``args`` in: the cloud's, and ``env``."""
+        return dict(self.env, **(env or {}))
+
     def popen(self, *args, env=None):
         """The CLI running in the background, its output readable line by line."""
         return subprocess.Popen(self._command(args), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
-                                env=dict(self.env, **(env or {})), cwd=REPO)
+                                env=self.environment(args, env), cwd=REPO)
 
     def cli(self, *args, env=None, check=True, timeout=300):
         result = subprocess.run(self._command(args), capture_output=True, text=True,
-                                timeout=timeout, env=dict(self.env, **(env or {})),
+                                timeout=timeout, env=self.environment(args, env),
                                 cwd=REPO)
         if check and result.returncode != 0:
             raise AssertionError('%s failed (%d):\n%s\n%s' % (' '.join(map(str, args)),
@@ -154,13 +158,21 @@ class Cloud:
         return self.state_path / 'import'
 
     def seed(self, guest_image):
-        """The admin, flavor 'tiny', image 'guest' and network 'net1' every test uses.
+        """The admin, flavor 'tiny', image 'guest' and network 'net1' every test uses."""
+        self.bootstrap()
+        self.seed_catalog(guest_image)
 
-        The guest image is copied into the import directory first, as an operator
-        would: image files outside it are refused.
-        """
+    def bootstrap(self):
         self.cli('bootstrap', '--username', 'admin', '--password', 'func-secret',
                  '--project', 'admin')
+
+    def seed_catalog(self, guest_image):
+        """Flavor 'tiny', image 'guest' and network 'net1'.
+
+        The guest image is copied into the import directory first, as an operator
+        would: image files outside it are refused (all-in-one, where an image is
+        registered by its path; through the REST API its files are uploaded).
+        """
         self.cli('flavor', 'create', 'tiny', '--vcpus', 1, '--ram', 128, '--disk', 1)
         self.import_dir.mkdir(mode=0o750, parents=True, exist_ok=True)
         kernel, ramdisk = (shutil.copy(path, self.import_dir) for path in guest_image)

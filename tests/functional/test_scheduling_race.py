@@ -26,7 +26,7 @@ from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import migration
 from provisioner.db import models
-from provisioner.engine import runner
+from provisioner.engine import deployments
 from provisioner.identity import service as identity
 from provisioner import virt
 from tests import deployment as test_deployment
@@ -80,8 +80,7 @@ def deployment(database):
         _report_racks()
         for i in range(HOSTS):
             hosts.update('rack-%02d' % i, cpu_allocation_ratio=1.0)
-        compute_api.use_flow_runner(runner)
-        yield compute_api.ComputeAPI(context)
+        yield compute_api.ComputeAPI(context, deployments.all_in_one())
     finally:
         process.reset_state()
         CONF.reset()

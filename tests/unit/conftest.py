@@ -8,16 +8,11 @@ import sqlite3
 from hypothesis import settings
 import pytest
 
-from provisioner.compute import api as compute_api
 from provisioner.conf import CONF
 from provisioner.db import migration
-from provisioner.engine import runner
 from provisioner.identity import service as identity
 from tests import process
-
-
-# What each service does at start-up: ComputeAPI runs its flows in this process.
-compute_api.use_flow_runner(runner)
+from tests.unit import fixtures
 
 # tox runs the property tests derandomized (HYPOTHESIS_PROFILE=ci), so CI is
 # repeatable; run them without it locally to explore new examples.
@@ -77,6 +72,13 @@ def root_logging():
             root.removeHandler(handler)
             handler.close()
     root.setLevel(level)
+
+
+@pytest.fixture
+def deployment(conf):
+    """The test's all-in-one deployment; its flows run in the test, nothing
+    dispatches them (tests.unit.fixtures.deployment for one that does)."""
+    return fixtures.deployment()
 
 
 @pytest.fixture

@@ -1,11 +1,53 @@
-"""Rows the unit tests build on: hosts, a flavor, an image, a network, an instance."""
+"""What the unit tests build on: hosts, a flavor, an image, a network, an instance;
+a deployment whose flows run in the test."""
 
+import dataclasses
 import uuid
 
 from provisioner.catalog import hosts
+from provisioner.compute import instances
 from provisioner.compute import states
 from provisioner.db import api as db_api
 from provisioner.db import models
+from provisioner.engine import deployments
+from provisioner.engine import runner
+
+
+class InlineDispatcher:
+    """Runs each accepted flow to its end inside the request, so a test sees the
+    state a user would see once the flow is done."""
+
+    def boot(self, instance_id, rollback=False):
+        with db_api.transaction() as session:
+            flow_uuid = instances.get_row(session, instance_id).flow_uuid
+        runner.run_boot(instance_id, flow_uuid, rollback=rollback)
+
+    def resume(self, instance_id):
+        self.boot(instance_id)
+
+    def rollback(self, instance_id):
+        self.boot(instance_id, rollback=True)
+
+    def delete(self, instance_id):
+        runner.run_delete(instance_id)
+
+    def run_action(self, instance_id, action_id):
+        runner.run_action(instance_id, action_id)
+
+    def volume_delete(self, volume_id):
+        runner.run_volume_delete(volume_id)
+
+
+def deployment(dispatcher=None):
+    """The test's all-in-one deployment: flows in this process, the hypervisor the
+    test's libvirt driver (make it after the test set [libvirt] connection_uri)."""
+    return dataclasses.replace(deployments.all_in_one(), dispatcher=dispatcher)
+
+
+def with_dispatcher(application, dispatcher):
+    """Have the API application hand its flows to ``dispatcher`` from now on."""
+    application.deployment = dataclasses.replace(application.deployment,
+                                                 dispatcher=dispatcher)
 
 
 def add_host(name, vcpus=4, memory_mib=4096, disk_gib=100):

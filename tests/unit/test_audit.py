@@ -283,11 +283,16 @@ def test_findings_cross_the_wire_unchanged():
     assert found.from_dicts([finding.to_dict()]) == [finding]
 
 
+def _distributed(monkeypatch, hosts):
+    """The CLI's deployment is distributed, its hosts reached through ``hosts``."""
+    from provisioner import deployment
+    from provisioner.engine import deployments
+    monkeypatch.setattr(deployments, 'build', lambda dispatching=False: (
+        deployment.Deployment(deployment.DISTRIBUTED, hosts=hosts)))
+
+
 def test_distributed_audit_asks_each_live_hosts_worker_and_names_the_down_ones(
         run, monkeypatch):  # noqa: F811
-    from provisioner.cmd import maintenance as maintenance_cli
-    from provisioner import rpc
-
     _hosts_up_and_away()
     asked = []
 
@@ -300,8 +305,7 @@ def test_distributed_audit_asks_each_live_hosts_worker_and_names_the_down_ones(
             return [{'kind': e['kind'], 'name': e['name'], 'error': None}
                     for e in entries]
 
-    monkeypatch.setattr(rpc, 'is_distributed', lambda: True)
-    monkeypatch.setattr(maintenance_cli, '_host_api', Workers)
+    _distributed(monkeypatch, Workers())
     code, out, err = run('audit', '--fix')
     assert code == 1 and 'Host away is down' in err
     assert asked == ['up'] and 'removed' in out
@@ -309,7 +313,6 @@ def test_distributed_audit_asks_each_live_hosts_worker_and_names_the_down_ones(
 
 def test_a_distributed_teardown_of_an_unknown_or_silent_host_says_so(
         run, monkeypatch):  # noqa: F811
-    from provisioner.cmd import maintenance as maintenance_cli
     from provisioner import rpc
 
     _hosts_up_and_away()
@@ -318,8 +321,7 @@ def test_a_distributed_teardown_of_an_unknown_or_silent_host_says_so(
         def teardown(self, host):
             raise rpc.messaging().MessagingTimeout('no reply')
 
-    monkeypatch.setattr(rpc, 'is_distributed', lambda: True)
-    monkeypatch.setattr(maintenance_cli, '_host_api', SilentWorkers)
+    _distributed(monkeypatch, SilentWorkers())
     assert run('host', 'teardown', 'nope')[::2] == (3, 'Error: Host nope not found.\n')
     assert run('host', 'teardown', 'away')[::2] == (
         4, 'Error: host away: its worker did not answer (MessagingTimeout); a teardown '

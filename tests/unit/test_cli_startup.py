@@ -146,11 +146,13 @@ def test_the_quick_list_leaves_what_it_does_not_serve_to_the_full_path(
     assert (code, quick_answers[-1]) == (5, None)
     assert 'Authentication failed' in err
     monkeypatch.setenv('OS_PASSWORD', 'pw')
-    # Distributed (a transport_url): the engines answer, not this database.
+    # A distributed deployment's configuration (a transport_url): its REST API
+    # answers, never this database, and the quick path is not even tried.
     monkeypatch.setenv('OS_DEFAULT__TRANSPORT_URL', 'fake://')
-    from provisioner.cmd import quick_list
-    assert quick_list._probe(type('A', (), {'config_file': [str(run.config)]})
-                             ).transport_url == 'fake://'
+    tried = len(quick_answers)
+    code, _, err = run('list')
+    assert (code, len(quick_answers)) == (2, tried)
+    assert 'through provisioner-api' in err and 'OS_AUTH_URL' in err
 
 
 def test_the_quick_list_refuses_as_the_full_path_does(run, monkeypatch,  # noqa: F811

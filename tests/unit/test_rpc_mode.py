@@ -15,10 +15,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCRIPT = '''
 import sys
 from provisioner.conf import CONF
+from provisioner import deployment
 from provisioner import notifications
-from provisioner import rpc
 CONF(sys.argv[1:], project="provisioner", default_config_files=[])
-print(rpc.is_distributed(), notifications.get_notifier() is not None,
+print(deployment.mode() == deployment.DISTRIBUTED,
+      notifications.get_notifier() is not None,
       any(m.startswith("oslo_messaging") for m in sys.modules))
 '''
 

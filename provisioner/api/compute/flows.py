@@ -21,6 +21,7 @@ Times are UTC with microseconds and a Z (2026-11-23T14:42:38.469947Z).
 """
 
 from provisioner.api import common
+from provisioner.api.compute.servers import compute
 from provisioner.api.compute.service import SERVICE
 from provisioner.api import wsgi
 from provisioner.engine import flow_view
@@ -34,7 +35,7 @@ def _timed(item):
 
 @SERVICE.route('GET', '/v2.1/servers/{server_id}/os-instance-actions/{request_id}/flow')
 def show(req, server_id, request_id):
-    flow = flow_view.show(req.context, server_id, request_id)
+    flow = flow_view.show(compute(req), server_id, request_id)
     flow['atoms'] = [_timed(atom) for atom in flow['atoms']]
     flow['steps'] = [_timed(step) for step in flow['steps']]
     return wsgi.json_response({'flow': flow})

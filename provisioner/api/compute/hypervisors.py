@@ -22,8 +22,6 @@ from provisioner.compute import api as compute_api
 from provisioner.conf import CONF
 from provisioner import exception
 from provisioner import policy
-from provisioner import rpc
-from provisioner import virt
 
 LOG = logging.getLogger(__name__)
 BINARY = 'nova-compute'
@@ -42,7 +40,7 @@ def number(host):
 
 def list_hosts(req):
     """Every host; all-in-one, this one reports its capacity first (it is up)."""
-    driver = None if rpc.is_distributed() else virt.get_driver()
+    driver = req.deployment.hypervisor
     try:
         return catalog_api.CatalogAPI(req.context, driver).list('host')
     except exception.HypervisorUnavailable as exc:
@@ -91,7 +89,7 @@ def _detail(host, servers):
 
 
 def _servers(req):
-    return compute_api.ComputeAPI(req.context, local_hypervisor=False).server_records(
+    return compute_api.ComputeAPI(req.context, req.deployment).server_records(
         all_projects=True)
 
 
@@ -150,7 +148,7 @@ def _uptime():
 def uptime(req, hypervisor_id):
     require_admin(req, 'A hypervisor\'s uptime')
     host = _find(req, hypervisor_id)
-    if host['name'] != CONF.host or rpc.is_distributed():
+    if host['name'] != CONF.host or req.deployment.hypervisor is None:
         raise wsgi.HTTPError(501, 'provisioner-api knows the uptime of its own host '
                                   'only (all-in-one).')
     return wsgi.json_response({'hypervisor': dict(_summary(host), uptime=_uptime())})

@@ -22,14 +22,12 @@ from provisioner.api.compute.service import SERVICE
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner.compute import quota_api
-from provisioner import rpc
-from provisioner import virt
 
 _CATALOG = ('flavor', 'image', 'network')
 
 
 def _catalog(req):
-    driver = None if rpc.is_distributed() else virt.get_driver()
+    driver = req.deployment.hypervisor
     return catalog_api.CatalogAPI(req.context, driver)
 
 

@@ -12,7 +12,6 @@ from provisioner.api import common
 from provisioner.api.compute import schemas
 from provisioner.api.compute.servers import compute
 from provisioner.api.compute.service import SERVICE
-from provisioner.api import dispatcher
 from provisioner.api import wsgi
 from provisioner.compute import actions
 
@@ -21,7 +20,7 @@ def _power(req, server_id, action, hard=False):
     api = compute(req)
     instance_id, action_id = api.power_action(api.server_record(server_id)['id'],
                                               action, hard=hard)
-    dispatcher.get().power(instance_id, action_id)
+    req.deployment.dispatcher.run_action(instance_id, action_id)
     return wsgi.empty_response(202)
 
 
@@ -57,7 +56,7 @@ def _resume_or_rollback(action):
                                  % action)
         api = compute(req)
         instance_id = api.request(api.server_record(server_id)['id'], action)
-        getattr(dispatcher.get(), action)(instance_id)
+        getattr(req.deployment.dispatcher, action)(instance_id)
         return wsgi.empty_response(202)
     return handle
 

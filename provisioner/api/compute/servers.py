@@ -16,13 +16,11 @@ from provisioner.api import common
 from provisioner.api.compute import schemas
 from provisioner.api.compute import views
 from provisioner.api.compute.service import SERVICE
-from provisioner.api import dispatcher
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner.compute import api as compute_api
 from provisioner.compute import instances
 from provisioner import exception
-from provisioner import rpc
 
 # Nova's status filter, as the vm_states that show as it.
 _STATUS_FILTER = {'BUILD': ['building'], 'ACTIVE': ['active'], 'SHUTOFF': ['stopped'],
@@ -31,9 +29,7 @@ _STATUS_FILTER = {'BUILD': ['building'], 'ACTIVE': ['active'], 'SHUTOFF': ['stop
 
 
 def compute(req):
-    # All-in-one this process is the hypervisor host: a boot first checks and
-    # reports it, as the CLI does. Distributed, the workers report their hosts.
-    return compute_api.ComputeAPI(req.context, local_hypervisor=not rpc.is_distributed())
+    return compute_api.ComputeAPI(req.context, req.deployment)
 
 
 def _ref_id(value):
@@ -198,7 +194,7 @@ def create(req):
         if exc.kwargs.get('kind') in _BAD_REFERENCE:
             raise wsgi.HTTPError(400, str(exc)) from None
         raise
-    dispatcher.get().boot(instance_id)
+    req.deployment.dispatcher.boot(instance_id)
     return wsgi.json_response({'server': views.created(req, instance_id)}, 202,
                               {'Location': common.service_url(req, 'v2.1', 'servers',
                                                               instance_id)})
@@ -321,7 +317,7 @@ def update(req, server_id):
 def delete(req, server_id):
     api = compute(req)
     instance_id = api.request_delete(api.server_record(server_id)['id'])
-    dispatcher.get().delete(instance_id)
+    req.deployment.dispatcher.delete(instance_id)
     return wsgi.empty_response(204)
 
 

@@ -11,9 +11,7 @@ volume's id, ``serverId`` and ``device``.
 
 from provisioner.api.compute.servers import compute
 from provisioner.api.compute.service import SERVICE
-from provisioner.api import dispatcher
 from provisioner.api import wsgi
-from provisioner.engine import runner
 from provisioner import exception
 from provisioner.volume import api as volume_api
 from provisioner.volume import volumes
@@ -55,9 +53,9 @@ def attach(req, server_id):
                                   'with a "volumeId".')
     instance_id = compute(req).server_record(server_id)['id']
     volume_id = body['volumeId']
-    api = volume_api.VolumeAPI(req.context)
-    action_id, flow_uuid = api.request_attach(instance_id, volume_id)
-    _start(instance_id, action_id, volume_api.ATTACH, flow_uuid, volume_id)
+    action_id = volume_api.VolumeAPI(req.context, req.deployment).request_attach(
+        instance_id, volume_id)
+    req.deployment.dispatcher.run_action(instance_id, action_id)
     # The device is the host's choice, known once the flow plugged the volume in.
     return wsgi.json_response({'volumeAttachment': {
         'id': volume_id, 'volumeId': volume_id, 'serverId': instance_id,
@@ -67,13 +65,7 @@ def attach(req, server_id):
 @SERVICE.route('DELETE', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')
 def detach(req, server_id, volume_id):
     instance_id = compute(req).server_record(server_id)['id']
-    action_id, flow_uuid = volume_api.VolumeAPI(req.context).request_detach(
+    action_id = volume_api.VolumeAPI(req.context, req.deployment).request_detach(
         instance_id, volume_id)
-    _start(instance_id, action_id, volume_api.DETACH, flow_uuid, volume_id)
+    req.deployment.dispatcher.run_action(instance_id, action_id)
     return wsgi.empty_response(202)
-
-
-def _start(instance_id, action_id, action, flow_uuid, volume_id):
-    runner.prepare_action(instance_id, action_id, action, flow_uuid,
-                          volume_id=volume_id)
-    dispatcher.get().power(instance_id, action_id)

@@ -1,8 +1,10 @@
 """A private distributed deployment on this machine's real services, driven by the CLI.
 
 See tests/deployment.py: its own PostgreSQL database, RabbitMQ exchange and topics,
-Redis jobboard namespace, and the real daemons; guests on the real libvirtd.
-Everything is removed at the end.
+Redis jobboard namespace, and the real daemons; guests on the real libvirtd. The CLI
+reaches it as a client does, through provisioner-api (OS_AUTH_URL); only the
+operator's commands (db-sync, bootstrap, audit, host teardown) use the deployment's
+configuration directly. Everything is removed at the end.
 """
 
 import json
@@ -21,8 +23,12 @@ from tests import netutil
 MAIN_ENGINE = 'func-engine-main'
 
 
+# The operator's commands: they act where the database configuration is.
+OPERATOR_COMMANDS = ('db-sync', 'bootstrap', 'token-keys', 'audit', 'host teardown')
+
+
 class DistributedCloud(base.Cloud):
-    """Engines and workers as daemons; the CLI talks to them over RabbitMQ."""
+    """provisioner-api, engines and workers as daemons; the CLI talks to the API."""
 
     def __init__(self, root, cidr):
         super().__init__(root, cidr)
@@ -42,6 +48,19 @@ class DistributedCloud(base.Cloud):
 
     def query(self, sql, params=()):
         return self.deployment.query(sql, params)
+
+    def serve(self):
+        """Start provisioner-api (it also serves images to the workers): from now on
+        the CLI reaches the cloud through it."""
+        self.deployment.serve_images()
+        self.env['OS_AUTH_URL'] = self.deployment.api_url + '/identity'
+
+    def environment(self, args, env=None):
+        environment = super().environment(args, env)
+        command = ' '.join(map(str, args))
+        if any(command.startswith(operator) for operator in OPERATOR_COMMANDS):
+            environment.pop('OS_AUTH_URL', None)
+        return environment
 
     def wait_for_state(self, name, states, timeout=180):
         deadline = time.monotonic() + timeout
@@ -69,8 +88,9 @@ def dcloud(guest_image):
     try:
         cloud = DistributedCloud(root, netutil.free_cidr())
         cloud.cli('db-sync')
-        cloud.seed(guest_image)
-        cloud.deployment.serve_images()  # workers fetch images over HTTP
+        cloud.bootstrap()
+        cloud.serve()  # the clients' door; workers fetch images from it over HTTP
+        cloud.seed_catalog(guest_image)
         for host in ('func-worker-a', 'func-worker-b'):
             cloud.start('worker', host)
         yield cloud

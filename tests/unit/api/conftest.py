@@ -61,9 +61,9 @@ class Client:
 
 
 @pytest.fixture
-def app():
+def app(deployment):
     """The whole provisioner-api application (every service mounted)."""
-    return api_app.build_app({'/dashboard': dashboard.SERVICE})
+    return api_app.build_app(deployment, {'/dashboard': dashboard.SERVICE})
 
 
 @pytest.fixture

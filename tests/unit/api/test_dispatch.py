@@ -30,7 +30,8 @@ def test_nothing_runs_after_a_stop():
 
 
 def test_boots_and_power_actions_left_unfinished_resume_at_start(conf, tmp_path,
-                                                                 admin_context):
+                                                                 admin_context,
+                                                                 deployment):
     from provisioner.catalog import flavors
     from provisioner.catalog import images
     from provisioner.catalog import networks
@@ -44,7 +45,7 @@ def test_boots_and_power_actions_left_unfinished_resume_at_start(conf, tmp_path,
     flavors.create('tiny', 1, 128, 1)
     images.create('guest', kernel=str(tmp_path / 'vmlinuz'))
     networks.create(virt.get_driver(), 'net1', '10.66.0.0/24')
-    api = compute_api.ComputeAPI(admin_context)
+    api = compute_api.ComputeAPI(admin_context, deployment)
     # Recorded (as the API does before it answers) but never run: a killed process.
     booting = api.create_instance('vm1', 'tiny', 'guest', ['net1'])
     stopped = api.create_instance('vm2', 'tiny', 'guest', ['net1'])
@@ -79,7 +80,7 @@ def test_the_engines_of_finished_flows_are_not_kept(monkeypatch):
     monkeypatch.setattr(dispatch.runner, 'run_action', run_action)
     dispatcher = dispatch.LocalDispatcher()
     for n in range(50):
-        dispatcher.power('instance-%d' % n, n)
+        dispatcher.run_action('instance-%d' % n, n)
     deadline = time.monotonic() + 10
     while len(ran) < 50 and time.monotonic() < deadline:
         time.sleep(0.01)

@@ -1,12 +1,12 @@
 """The flow extension: an instance action's flow, its links and live states."""
 
-from provisioner.api import dispatcher
 from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.engine import runner
 
 from tests.unit.api import test_servers
 from tests.unit.api.test_servers import boot, call
+from tests.unit import fixtures
 
 # The servers tests' fixtures: a cloud on test:/// whose flows run in the request.
 cloud = test_servers.cloud
@@ -166,7 +166,7 @@ def test_the_delete_flow_from_its_events(application, cloud):
     assert boot_flow['state'] == 'SUCCESS'
 
 
-class WatchingDispatcher(test_servers.InlineDispatcher):
+class WatchingDispatcher(fixtures.InlineDispatcher):
     """Runs the boot inline and reads its flow when a step starts, as a poller would."""
 
     def __init__(self, read_flow, step):
@@ -188,7 +188,7 @@ def test_a_flow_read_while_it_runs(application, cloud):
                        actions_of(application, cloud, server_id)['create'])
 
     watcher = WatchingDispatcher(read_flow, 'define-domain')
-    dispatcher.set(watcher)
+    fixtures.with_dispatcher(application, watcher)
     boot(application, cloud)
     flow = watcher.seen
     assert flow['state'] == 'RUNNING'

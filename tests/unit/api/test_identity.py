@@ -15,7 +15,7 @@ STAMP = re.compile(r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$')
 @pytest.fixture
 def app():
     # Identity alone: these tests do not depend on the other services.
-    return api_app.Application({'/identity': identity.SERVICE})
+    return api_app.Application(None, {'/identity': identity.SERVICE})
 
 
 def password_auth(user='admin', password=conftest.ADMIN_PASSWORD, project='admin',

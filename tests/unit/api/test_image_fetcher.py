@@ -35,7 +35,8 @@ OCTET = {'Content-Type': 'application/octet-stream'}
 @pytest.fixture
 def api_url(conf):
     from cheroot import wsgi as cheroot_wsgi
-    app = api_app.Application({'/identity': identity.SERVICE, '/image': image.SERVICE})
+    app = api_app.Application(None, {'/identity': identity.SERVICE,
+                                      '/image': image.SERVICE})
     server = cheroot_wsgi.Server(('127.0.0.1', 0), app, numthreads=4)
     server.prepare()
     thread = threading.Thread(target=server.serve, daemon=True)
@@ -59,7 +60,7 @@ def as_host(conf, api_url, admin_context):
 
 def _private_image(make_token, data, disk_format='raw'):
     """A private image of project demo, uploaded through the API's WSGI app."""
-    client = Client(api_app.Application({'/image': image.SERVICE}),
+    client = Client(api_app.Application(None, {'/image': image.SERVICE}),
                     make_token('demo-member', 'member', 'demo'))
     created = client.post('/image/v2/images', {
         'name': 'private-img', 'disk_format': disk_format,
@@ -122,7 +123,7 @@ def test_a_wrong_service_password_is_a_clear_error(as_host, conf, make_token):
 
 def test_only_the_service_role_downloads_other_projects_images(as_host, make_token):
     image_row = _private_image(make_token, b'private' * 10)
-    app = api_app.Application({'/image': image.SERVICE})
+    app = api_app.Application(None, {'/image': image.SERVICE})
     path = '/image/v2/images/%s/file' % image_row['id']
     stranger = Client(app, make_token('other-member', 'member', 'other'))
     assert stranger.get(path).status_int == 404
@@ -158,7 +159,7 @@ def test_an_image_whose_file_a_live_instance_uses_is_not_deleted(as_host, make_t
             user_id=identity_service.validate(token).user_id, flavor_id='f1',
             image_id=image_row['id'], request_spec={}, vm_state=states.BUILDING,
             power_state=states.NOSTATE))
-    client = Client(api_app.Application({'/image': image.SERVICE}), token)
+    client = Client(api_app.Application(None, {'/image': image.SERVICE}), token)
     response = client.delete('/image/v2/images/' + image_row['id'])
     assert response.status_int == 409 and 'in use by busy' in response.json['message']
     assert os.path.exists(image_row['store_path'])
@@ -175,7 +176,7 @@ def _wait_while(image_id, status):
 def test_an_upload_whose_client_dies_half_way_stays_queued(api_url, make_token):
     """Over a real socket (cheroot, as provisioner-api serves): the client sends
     half the bytes it announced and closes the connection."""
-    client = Client(api_app.Application({'/image': image.SERVICE}),
+    client = Client(api_app.Application(None, {'/image': image.SERVICE}),
                     make_token('demo-member', 'member', 'demo'))
     created = client.post('/image/v2/images', {
         'name': 'cut', 'disk_format': 'raw', 'container_format': 'bare'}).json
@@ -197,7 +198,7 @@ def test_an_uploaded_kernel_and_its_linked_ramdisk_are_fetched_by_part(as_host,
                                                                        make_token):
     """aki and ari images linked by ramdisk_id: a host fetches both through the
     kernel image's id, as its boot reads them."""
-    client = Client(api_app.Application({'/image': image.SERVICE}),
+    client = Client(api_app.Application(None, {'/image': image.SERVICE}),
                     make_token('demo-member', 'member', 'demo'))
 
     def uploaded(name, disk_format, data, **properties):

@@ -16,10 +16,11 @@ from tests.unit import fixtures
 
 
 @pytest.fixture
-def app():
+def app(deployment):
     # These services alone: the tests do not depend on compute.
-    return api_app.Application({'/identity': identity.SERVICE, '/image': image.SERVICE,
-                                '/network': network.SERVICE, '/volume': volume.SERVICE})
+    return api_app.Application(deployment, {
+        '/identity': identity.SERVICE, '/image': image.SERVICE,
+        '/network': network.SERVICE, '/volume': volume.SERVICE})
 
 
 def add_image(name, **fields):

@@ -29,7 +29,8 @@ OCTET = {'Content-Type': 'application/octet-stream'}
 
 @pytest.fixture
 def app():
-    return api_app.Application({'/identity': identity.SERVICE, '/image': image.SERVICE})
+    return api_app.Application(None, {'/identity': identity.SERVICE,
+                                      '/image': image.SERVICE})
 
 
 @pytest.fixture
@@ -304,7 +305,7 @@ def test_kernel_and_ramdisk_images_link_for_direct_kernel_boot(member_client):
 
 
 def test_only_active_visible_images_boot(member_client, other_client, make_token,
-                                         admin_context):
+                                         admin_context, deployment):
     created = create(member_client, 'empty')
     fixtures.add_network()
     with db_api.transaction() as session:
@@ -312,13 +313,13 @@ def test_only_active_visible_images_boot(member_client, other_client, make_token
                                   disk_gib=0))
     member = identity_service.validate(make_token('demo-member'))
     with pytest.raises(exception.Invalid) as err:
-        compute_api.ComputeAPI(member).create_instance('vm', 'tiny', created['id'],
-                                                       ['net1'])
+        compute_api.ComputeAPI(member, deployment).create_instance(
+            'vm', 'tiny', created['id'], ['net1'])
     assert 'queued, not active' in str(err.value)
     other = identity_service.validate(make_token('other-member', project='other'))
     with pytest.raises(exception.NotFound):
-        compute_api.ComputeAPI(other).create_instance('vm', 'tiny', created['id'],
-                                                      ['net1'])
+        compute_api.ComputeAPI(other, deployment).create_instance(
+            'vm', 'tiny', created['id'], ['net1'])
 
 
 def test_create_refuses_read_only_and_bad_fields(member_client):

@@ -12,38 +12,15 @@ import sqlalchemy as sa
 import webob
 
 from provisioner.api import app
-from provisioner.api import dispatcher
 from provisioner.catalog import flavors
 from provisioner.catalog import images
 from provisioner.catalog import networks
-from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.db import models
-from provisioner.engine import runner
 from provisioner.identity import admin
 from provisioner.identity import service as identity
 from provisioner import virt
-
-
-class InlineDispatcher:
-    """Runs each flow to its end inside the request."""
-
-    def boot(self, instance_id, rollback=False):
-        with db_api.transaction() as session:
-            flow_uuid = instances.get_row(session, instance_id).flow_uuid
-        runner.run_boot(instance_id, flow_uuid, rollback=rollback)
-
-    def resume(self, instance_id):
-        self.boot(instance_id)
-
-    def rollback(self, instance_id):
-        self.boot(instance_id, rollback=True)
-
-    def delete(self, instance_id):
-        runner.run_delete(instance_id)
-
-    def power(self, instance_id, action_id):
-        runner.run_action(instance_id, action_id)
+from tests.unit import fixtures
 
 
 @pytest.fixture
@@ -59,14 +36,12 @@ def cloud(conf, tmp_path, admin_context):
                                   ramdisk=str(tmp_path / 'initrd'))['id'],
            'network': networks.create(virt.get_driver(), 'net1', '10.66.0.0/24')['id'],
            'token': identity.authenticate('admin', 'admin-secret', 'admin')}
-    dispatcher.set(InlineDispatcher())
-    yield ids
-    dispatcher.set(None)
+    return ids
 
 
 @pytest.fixture
-def application():
-    return app.build_app()
+def application(conf):
+    return app.build_app(fixtures.deployment(fixtures.InlineDispatcher()))
 
 
 def call(application, method, path, body=None, token=None, headers=None, raw=None):
@@ -281,6 +256,28 @@ def test_another_projects_server_is_not_found(application, cloud, admin_context)
         assert response.status_int == 404, (method, suffix, response.text)
     assert call(application, 'GET', '/compute/v2.1/servers',
                 token=alice).json['servers'] == []
+
+
+def test_a_reader_sees_a_server_but_cannot_resume_roll_back_or_delete_it(
+        application, cloud, admin_context):
+    server_id = boot(application, cloud)
+    admin.create_user(admin_context, 'rita', 'rita-secret')
+    admin.add_role(admin_context, 'rita', 'admin', 'reader')
+    rita = identity.authenticate('rita', 'rita-secret', 'admin')
+    posted = []
+    fixtures.with_dispatcher(application, type('Recorder', (), {
+        name: lambda self, *args, name=name: posted.append((name,) + args)
+        for name in ('resume', 'rollback', 'delete')})())
+    assert call(application, 'GET', '/compute/v2.1/servers/%s' % server_id,
+                token=rita).status_int == 200
+    for method, body, rule in (
+            ('POST', {'provisioner:resume': None}, 'instance:resume'),
+            ('POST', {'provisioner:rollback': None}, 'instance:rollback'),
+            ('DELETE', None, 'instance:delete')):
+        response = call(application, method, '/compute/v2.1/servers/%s%s' % (
+            server_id, '/action' if body else ''), body, rita)
+        assert response.status_int == 403 and rule in response.text, response.text
+    assert posted == []
 
 
 def test_version_documents_need_no_token(application):

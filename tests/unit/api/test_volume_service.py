@@ -15,7 +15,6 @@ import pytest
 from taskflow import states as tf_states
 
 from provisioner.api import app
-from provisioner.api import dispatcher
 from provisioner.catalog import images
 from provisioner.compute import actions
 from provisioner.compute import instances
@@ -39,19 +38,9 @@ from tests.unit.flows.conftest import run_until
 from flows import constants as c
 
 
-class VolumeDispatcher:
-    """Runs each flow to its end inside the request."""
-
-    def power(self, instance_id, action_id):
-        runner.run_action(instance_id, action_id)
-
-    def volume_delete(self, volume_id):
-        runner.run_volume_delete(volume_id)
-
-
 @pytest.fixture
-def application():
-    return app.build_app()
+def application(conf):
+    return app.build_app(fixtures.deployment(fixtures.InlineDispatcher()))
 
 
 # libvirt's test:/// driver cannot hot-plug: the domains' disks, live (True) and
@@ -85,11 +74,9 @@ def vcloud(conf, tmp_path, admin_context, monkeypatch):
     node.write_text('<node/>')
     conf.set_override('connection_uri', 'test://%s' % node, 'libvirt')
     conf.set_override('virt_type', 'qemu', 'libvirt')
-    dispatcher.set(VolumeDispatcher())
-    yield {'token': identity.authenticate('admin', 'admin-secret', 'admin'),
-           'project': admin_context.project_id, 'context': admin_context,
-           'tmp': tmp_path}
-    dispatcher.set(None)
+    return {'token': identity.authenticate('admin', 'admin-secret', 'admin'),
+            'project': admin_context.project_id, 'context': admin_context,
+            'tmp': tmp_path}
 
 
 def boot(vcloud, name='vm1'):
@@ -243,7 +230,8 @@ def test_an_attach_interrupted_after_plugging_resumes(application, vcloud):
     server_id = boot(vcloud)
     volume = create(application, vcloud, size=1)
     posted = []
-    dispatcher.set(type('Recorder', (), {'power': lambda self, *a: posted.append(a)})())
+    fixtures.with_dispatcher(application, type(
+        'Recorder', (), {'run_action': lambda self, *a: posted.append(a)})())
     assert attach(application, vcloud, server_id, volume['id']).status_int == 200
     [(instance_id, action_id)] = posted
     action = actions.get_by_id(action_id)

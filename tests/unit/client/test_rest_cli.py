@@ -45,8 +45,8 @@ def api(conf, tmp_path, monkeypatch):
     from cheroot import wsgi as cheroot_wsgi
 
     from provisioner.api import app
-    from provisioner.api import dispatcher
     from provisioner.engine import dispatch
+    from tests.unit import fixtures
 
     node = tmp_path / 'node.xml'
     node.write_text('<node/>')
@@ -54,8 +54,7 @@ def api(conf, tmp_path, monkeypatch):
     conf.set_override('virt_type', 'qemu', group='libvirt')
     identity.bootstrap('admin', PASSWORD, 'admin')
     local_dispatcher = dispatch.LocalDispatcher()
-    dispatcher.set(local_dispatcher)
-    recorder = _Recorder(app.build_app())
+    recorder = _Recorder(app.build_app(fixtures.deployment(local_dispatcher)))
     server = cheroot_wsgi.Server(('127.0.0.1', 0), recorder, numthreads=4)
     server.prepare()
     thread = threading.Thread(target=server.serve, daemon=True)
@@ -67,7 +66,6 @@ def api(conf, tmp_path, monkeypatch):
         server.stop()
         thread.join(10)
         local_dispatcher.stop()
-        dispatcher.set(None)
 
 
 @pytest.fixture

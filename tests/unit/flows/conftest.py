@@ -31,8 +31,8 @@ def catalog(hypervisor, tmp_path):
 
 
 @pytest.fixture
-def api(admin_context, catalog):
-    return compute_api.ComputeAPI(admin_context)
+def api(admin_context, catalog, deployment):
+    return compute_api.ComputeAPI(admin_context, deployment)
 
 
 def boot_request(api, name='vm1', volumes=(1,), user_data=b'hello'):

@@ -29,14 +29,15 @@ def server(api):
 
 
 @pytest.fixture
-def volume(admin_context):
-    return volume_api.VolumeAPI(admin_context).create(1, name='data')
+def volume(admin_context, deployment):
+    return volume_api.VolumeAPI(admin_context, deployment).create(1, name='data')
 
 
 @pytest.fixture
-def attach(admin_context, server, volume):
+def attach(admin_context, server, volume, deployment):
     """An attach the API recorded (volume attaching): its action and payload."""
-    action_id, _ = volume_api.VolumeAPI(admin_context).request_attach(server, volume)
+    action_id = volume_api.VolumeAPI(admin_context, deployment).request_attach(
+        server, volume)
     payload = attach_tasks.VolumeActionGuard(c.VOLUME_ACTION_GUARD).execute(
         instance_id=server, volume_id=volume)
     return action_id, payload

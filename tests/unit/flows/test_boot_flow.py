@@ -226,7 +226,7 @@ def test_projects_see_only_their_own_instances(api, hypervisor):
     boot_request(api, name='web1')
     identity.bootstrap('bob', 'pw-bob', 'other')
     bob = compute_api.ComputeAPI(identity.validate(
-        identity.authenticate('bob', 'pw-bob', 'other')))
+        identity.authenticate('bob', 'pw-bob', 'other')), api.deployment)
     theirs = api.show('web1')['id']
     assert bob.list() == []
     with pytest.raises(exception.NotFound):
@@ -239,7 +239,7 @@ def test_projects_see_only_their_own_instances(api, hypervisor):
     member = identity.RequestContext(bob.context.user_id, 'bob', bob.context.project_id,
                                      'other', ('member',))
     with pytest.raises(exception.NotFound):
-        compute_api.ComputeAPI(member).show(theirs)
+        compute_api.ComputeAPI(member, api.deployment).show(theirs)
 
 
 @pytest.mark.parametrize('name', ['<domain type="kvm">', '</name><devices/>',

@@ -29,6 +29,7 @@ from provisioner import rpc
 from provisioner.worker import endpoint
 from provisioner.worker import rpcapi as worker_rpcapi
 from provisioner.worker import service
+from tests.unit import fixtures
 from tests.unit.flows.conftest import boot_request
 
 from flows.host import base as host_base
@@ -96,7 +97,7 @@ def cluster(conf, catalog, admin_context):
     waiter = threading.Thread(target=worker.wait)
     waiter.start()
     _wait_for(lambda: any(h['name'] == conf.host for h in hosts.list_all()))
-    yield compute_api.ComputeAPI(admin_context)
+    yield compute_api.ComputeAPI(admin_context, fixtures.deployment())
     worker.stop()
     waiter.join()
     engine.stop()

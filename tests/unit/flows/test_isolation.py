@@ -10,6 +10,7 @@ from provisioner.compute import api as compute_api
 from provisioner import exception
 from provisioner.identity import admin
 from provisioner.identity import service as identity
+from tests.unit import fixtures
 from tests.unit.flows.conftest import boot_request
 
 
@@ -17,7 +18,7 @@ def _login(admin_context, user, project, role):
     admin.create_user(admin_context, user, 'pw-%s-123' % user)
     admin.add_role(admin_context, user, project, role)
     token = identity.authenticate(user, 'pw-%s-123' % user, project)
-    return compute_api.ComputeAPI(identity.validate(token))
+    return compute_api.ComputeAPI(identity.validate(token), fixtures.deployment())
 
 
 @pytest.fixture
