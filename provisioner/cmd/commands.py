@@ -322,9 +322,17 @@ def _boot_in_background(args, instance_id, log_path):
 
 
 def run_boot_detached(args):
-    """Hidden: the background half of boot --no-wait."""
+    """Hidden: the background half of boot --no-wait. A delete that came first
+    leaves it nothing to do (provisioner.engine.runner.run_boot)."""
     api = _local_compute(args)
-    info = api.run_boot(args.instance, progress=output.StepPrinter())
+    try:
+        info = api.run_boot(args.instance, progress=output.StepPrinter())
+    except exception.NotFound:
+        info = {'vm_state': states.DELETED}
+    if info['vm_state'] == states.DELETED:
+        print('Instance %s was deleted before its boot ran: nothing to do.'
+              % args.instance)
+        return 0
     return _report_boot(info, 'table')
 
 

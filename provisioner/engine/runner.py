@@ -205,17 +205,30 @@ def _notify_start(instance_id, kind, action_id):
     notifications.notify(instance_id, kind, notifications.START, request_id=request_id)
 
 
+def _deleted(instance_id):
+    with db_api.transaction() as session:
+        return instances.get_row(session, instance_id).vm_state == states.DELETED
+
+
 def run_boot(instance_id, flow_uuid, progress=None, rollback=False, lease=None,
              on_engine=None):
     """Run (or resume, or roll back) the boot flow; return the flow's final state.
 
-    All-in-one (no ``lease``) every step runs here under the instance's file lock.
+    All-in-one (no ``lease``) every step runs here under the instance's file lock;
+    an instance a delete removed while this waited for the lock has no boot to run
+    (None). A conductor checks that under its lease before it calls this.
     A conductor passes the instance lease it holds: host-side steps then run on the
     chosen host's worker, every flow write is fenced by the lease (LeaseLost when
     another engine took over), and ``on_engine(engine)`` lets it suspend the run.
     Its steps are the events of the boot's create action, finished when it ends.
     """
     with _ownership(instance_id, lease):
+        if lease is None and _deleted(instance_id):
+            # boot --no-wait then delete at once: the delete took the lock first and
+            # removed everything, the flow included. Nothing may be made again.
+            LOG.info('Boot of instance %s not run: the instance was deleted',
+                     instance_id)
+            return None
         flow_detail = (persistence.get_flow_detail(flow_uuid)
                        or prepare_boot(instance_id, flow_uuid))
         action_id = actions.for_flow(instance_id, flow_uuid)

@@ -58,16 +58,48 @@ def test_delete_leaves_nothing_behind(cloud):
     assert again.returncode != 0 and 'not found' in again.stderr
 
 
+def _wait_for_step(cloud, name, step, timeout=120):
+    """The instance once its boot recorded ``step`` (its process holds the lock)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        instance = cloud.show(name)
+        if step in [event['name'] for event in instance['events']]:
+            return instance
+        assert time.monotonic() < deadline, 'the boot never recorded %s' % step
+        time.sleep(0.2)
+
+
 def test_delete_right_after_a_background_boot_waits_for_it(cloud):
-    # The background boot pauses after a step: still under way when the delete
-    # comes, however fast this machine is.
+    # The background boot pauses after a step, holding the instance's lock: still
+    # under way when the delete comes, however slow or fast this machine is. (A
+    # step's event is recorded once the step ended: claim-resources' shows that
+    # the boot runs, the pause comes after it.)
     cloud.boot('vm-nowait', '--no-wait',
-               env={'OS_FAULT_INJECTION__PAUSE_AFTER_STEP': 'create-root-disk'})
-    instance = cloud.show('vm-nowait')
+               env={'OS_FAULT_INJECTION__PAUSE_AFTER_STEP': 'create-root-disk',
+                    'OS_FAULT_INJECTION__PAUSE_SECONDS': '15'})
+    instance = _wait_for_step(cloud, 'vm-nowait', 'claim-resources')
     assert instance['vm_state'] == 'building'
     deleted = cloud.cli('delete', 'vm-nowait')
     assert 'Waiting for the boot running in process' in deleted.stderr
     assert cloud.leftovers(instance) == []
+
+
+def test_a_delete_that_wins_the_race_leaves_the_late_background_boot_nothing_to_do(
+        cloud):
+    # The background boot dies in its first step (kill -9), or finds the instance
+    # deleted if it comes later: either way nothing boots it before the delete,
+    # which then runs the background half again, late, by hand.
+    cloud.boot('vm-late', '--no-wait', env={
+        'OS_FAULT_INJECTION__CRASH_AFTER_STEP': 'instance-lifecycle-guard'})
+    instance = cloud.show('vm-late')
+    cloud.cli('delete', 'vm-late')  # waits for the lock if the boot holds it
+    late = cloud.cli('_run-boot', instance['id'])  # the background half, late
+    assert 'was deleted before its boot ran: nothing to do' in late.stdout
+    assert cloud.leftovers(instance) == []
+    assert cloud.query('SELECT vm_state FROM instances WHERE id = ?',
+                       (instance['id'],)) == [('deleted',)]
+    assert cloud.query('SELECT count(*) FROM logbooks WHERE uuid = ?',
+                       (instance['id'],)) == [(0,)]
 
 
 def test_concurrent_boots_from_separate_processes_all_run_with_distinct_ips(cloud):
