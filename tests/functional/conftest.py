@@ -244,13 +244,14 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope='session')
 def namespace_hosts():
     """Two hypervisor hosts of tools/hosts (tests/hosts.py), RabbitMQ relayed to them,
-    shared by the session's tests (each pytest-xdist worker has its own). A test that
-    kills a host starts it again; one that partitions a host heals it."""
+    their libvirtd also on qemu+tcp:// on the underlay, shared by the session's tests
+    (each pytest-xdist worker has its own). A test that kills a host starts it again;
+    one that partitions a host heals it."""
     try:
         nshosts.check_available()
     except nshosts.Unavailable as exc:
         pytest.skip(str(exc))
-    with nshosts.namespace_hosts(2) as hosts:
+    with nshosts.namespace_hosts(2, tcp=True) as hosts:
         yield hosts
 
 

@@ -62,6 +62,15 @@ def test_an_attached_namespace_cannot_take_a_reserved_or_bad_name(name):
         names.check_attached_name(name)
 
 
+@pytest.mark.parametrize('check, value, says', [
+    ('check_port', 0, 'bad port 0'), ('check_port', 65536, 'bad port'),
+    ('check_mtu', 575, 'bad --mtu'), ('check_mtu', 65536, 'bad --mtu'),
+    ('check_host_count', 0, '1 to 50'), ('check_host_count', 51, '1 to 50')])
+def test_numbers_out_of_range_are_refused(check, value, says):
+    with pytest.raises(names.UsageError, match=says):
+        getattr(names, check)(value)
+
+
 def test_the_address_plan_of_an_underlay():
     network = ipaddress.ip_network('10.99.3.0/24')
     assert names.management_address(network) == '10.99.3.1'

@@ -56,13 +56,14 @@ def _parser():
                              'letters or digits)' % names.DEFAULT_TAG)
     common.add_argument('--state-dir', metavar='DIR',
                         help='its state directory (default: %s/TAG)' % names.STATE_ROOT)
-    common.add_argument('--json', action='store_true', help='print the state as JSON')
+    printing = argparse.ArgumentParser(add_help=False, parents=[common])
+    printing.add_argument('--json', action='store_true', help='print the state as JSON')
     parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
 
-    def command(name, help_text):
-        return commands.add_parser(name, parents=[common], help=help_text,
+    def command(name, help_text, parent=printing):
+        return commands.add_parser(name, parents=[parent], help=help_text,
                                    description=help_text)
 
     cmd = command('up', 'make N hosts on a new underlay, each with its own libvirtd; '
@@ -81,7 +82,7 @@ def _parser():
                                     '10.99.K.0/24)')
     cmd = command('exec', 'run a command inside a host (its network, mount, uts and pid '
                           'namespaces) or an attached namespace; stdio, exit status and '
-                          'signals pass through, so it can run a daemon')
+                          'signals pass through, so it can run a daemon', parent=common)
     cmd.add_argument('member', metavar='HOST', help='TAG-h1, or h1 with --name')
     cmd.add_argument('argv', nargs=argparse.REMAINDER, metavar='-- CMD...')
     for name, help_text in (

@@ -79,6 +79,15 @@ def prepare(host_dir, hostname, address, host_uuid, tcp, peers):
         resolv.write('# no DNS inside a namespace host (tools/hosts)\n')
 
 
+def clear_runtime(host_dir):
+    """What a reboot clears: the host's /run/libvirt (pid files, the status of the
+    domains that ran, whose pids mean nothing in a new pid namespace). Defined
+    domains, networks and pools stay; transient ones are gone."""
+    run = os.path.join(host_dir, 'run')
+    shutil.rmtree(run, ignore_errors=True)
+    os.makedirs(run, mode=0o755, exist_ok=True)
+
+
 def _capabilities(host_dir):
     return os.path.join(host_dir, 'cache', 'qemu', 'capabilities')
 

@@ -5,6 +5,7 @@ import contextlib
 import ipaddress
 import os
 import shutil
+import sys
 import time
 import uuid
 
@@ -33,7 +34,18 @@ def leftovers(run):
 
 
 def up(run, count, ports=(), tcp=False, mtu=1500, cidr=None):
+    # Bad input is refused before anything is made.
     names.check_host_count(count)
+    names.check_mtu(mtu)
+    for port in ports:
+        names.check_port(port)
+    if cidr:
+        names.parse_underlay(cidr, [])
+    longest = hypervisor.socket_path(run.host_dir('h%d' % count))
+    if len(longest) > names.MAX_SOCKET_PATH:
+        raise names.UsageError('--state-dir %s is too long: the libvirt socket path %s '
+                               'exceeds %d bytes' % (run.state_dir, longest,
+                                                     names.MAX_SOCKET_PATH))
     present = leftovers(run)
     if present:
         raise names.UsageError('%s is already up or was left behind (%s): remove it with '
@@ -66,7 +78,11 @@ def up(run, count, ports=(), tcp=False, mtu=1500, cidr=None):
         state.save(run, doc)
         return doc
     except BaseException:
-        down(run)
+        try:
+            down(run)
+        except Exception as exc:  # the first failure is the one to report
+            print('tools/hosts: could not remove what up made: %s' % exc,
+                  file=sys.stderr)
         raise
 
 
@@ -75,11 +91,6 @@ def _host_record(run, network, index, tcp):
     netns = run.netns(member)
     address = names.host_address(network, index)
     host_dir = run.host_dir(member)
-    if len(hypervisor.socket_path(host_dir)) > names.MAX_SOCKET_PATH:
-        raise names.UsageError('--state-dir %s is too long: the libvirt socket path %s '
-                               'exceeds %d bytes' % (run.state_dir,
-                                                     hypervisor.socket_path(host_dir),
-                                                     names.MAX_SOCKET_PATH))
     return {'name': netns, 'member': member, 'netns': netns, 'hostname': netns,
             'address': address, 'host_uuid': str(uuid.uuid4()), 'dir': host_dir,
             'libvirt_uri': hypervisor.libvirt_uri(host_dir),
@@ -151,6 +162,7 @@ def start(run, name):
         if host['netns'] in net.netns_list():
             raise names.UsageError('%s is running (kill it first: tools/hosts kill %s)'
                                    % (host['name'], host['name']))
+        hypervisor.clear_runtime(host['dir'])
         _boot(run, doc, host)
         _wait_ready(run, doc, [host])
         return doc
@@ -216,8 +228,7 @@ def relay_port(run, port):
 
 
 def add_relay(run, doc, port):
-    if not 1 <= port <= 65535:
-        raise names.UsageError('bad port %d' % port)
+    names.check_port(port)
     relays = doc['management']['relays']
     if any(entry['port'] == port for entry in relays):
         return  # already relayed

@@ -77,6 +77,16 @@ def check_host_count(count):
         raise UsageError('the number of hosts must be 1 to %d, not %d' % (MAX_HOSTS, count))
 
 
+def check_port(port):
+    if not 1 <= port <= 65535:
+        raise UsageError('bad port %d: 1 to 65535' % port)
+
+
+def check_mtu(mtu):
+    if not 576 <= mtu <= 65535:
+        raise UsageError('bad --mtu %d: 576 to 65535' % mtu)
+
+
 def check_attached_name(name):
     if not MEMBER_RE.match(name) or HOST_RE.match(name) or name in RESERVED:
         raise UsageError('bad namespace name %r: 1-12 characters, a lower-case letter then '

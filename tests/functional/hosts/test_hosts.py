@@ -3,6 +3,7 @@ own libvirtd, hostname and host UUID; a guest boots inside one; a daemon inside 
 RabbitMQ through the relay; kill ends a whole host; partition cuts its link both ways.
 """
 
+import ipaddress
 import os
 import subprocess
 import sys
@@ -59,6 +60,11 @@ def test_each_host_runs_its_own_libvirtd(namespace_hosts, libvirt):
         assert inside[0] == inside[1] == host.name
         assert ' %s/24 ' % host.address in inside[2]
     assert len(seen) == len(namespace_hosts) and root_uuid not in seen
+    # Host to host over the underlay (migration's way): A reaches B's libvirtd.
+    a, b = namespace_hosts[0], namespace_hosts[1]
+    assert b.libvirt_tcp_uri == 'qemu+tcp://%s/system' % b.address
+    assert a.exec(['virsh', '-q', '-c', b.libvirt_tcp_uri, 'hostname']
+                  ).stdout.strip() == b.name
 
 
 def test_a_guest_boots_inside_host_b(namespace_hosts, libvirt, guest_image, tmp_path):
@@ -97,6 +103,30 @@ def test_a_process_inside_a_host_reaches_rabbitmq_through_the_relay(namespace_ho
     out = host.exec([sys.executable, '-c', script, namespace_hosts.management_ip]).stdout
     # The host's own loopback has no broker: the relay is what carried it.
     assert out.split('\n')[:2] == ['RabbitMQ', 'loopback: 111']
+    # ... and not the kernel: the root namespace forwards nothing, and its only route
+    # into the underlay is the link route of its own leg.
+    with open('/proc/sys/net/ipv4/ip_forward') as forward:
+        assert forward.read().strip() == '0'
+    underlay = ipaddress.ip_network(namespace_hosts.cidr)
+    routes = [line.split() for line in subprocess.run(
+        ['ip', '-4', 'route', 'show', 'table', 'all'], capture_output=True,
+        text=True).stdout.splitlines()]
+    into_underlay = [route[:3] for route in routes if route[0] != 'default'
+                     and _is_network(route[0])
+                     and ipaddress.ip_network(route[0]).overlaps(underlay)]
+    leg = namespace_hosts.state['management']['device']
+    assert into_underlay == [[namespace_hosts.cidr, 'dev', leg]]
+    # The hosts have no route off the underlay.
+    assert host.exec(['ip', '-4', 'route', 'show', 'table', 'all']).stdout.count(
+        'default') == 0
+
+
+def _is_network(word):
+    try:
+        ipaddress.ip_network(word)
+    except ValueError:
+        return False
+    return True
 
 
 def _connects(member, address, port):
@@ -151,6 +181,10 @@ def test_kill_ends_everything_inside_and_start_brings_the_host_back(
         namespace_hosts, libvirt, guest_image, tmp_path):
     host = namespace_hosts[0]
     name, _ = guests.start_guest(host, guest_image, tmp_path)
+    defined = 'nshost-defined-%s' % name[-6:]
+    conn = libvirt.open(host.libvirt_uri)
+    conn.defineXML(guests.guest_xml(defined, *guest_image, tmp_path / 'defined.console'))
+    conn.close()
     sleeper = host.popen(['sleep', '1000'])
     before = host.wait_for_process('sleep')
     assert {'libvirtd', 'qemu-system-x86', 'sleep'} <= set(before.values()), before
@@ -166,10 +200,13 @@ def test_kill_ends_everything_inside_and_start_brings_the_host_back(
         host.start()
     conn = libvirt.open(host.libvirt_uri)
     try:
-        # The same host again; its transient guest went with the old one.
+        # The same host again, as after a reboot: its defined guest is there, shut
+        # off; its transient one went with the old host.
         assert conn.getHostname() == host.name
         assert _capabilities_uuid(conn) == host.host_uuid
-        assert name not in [dom.name() for dom in conn.listAllDomains()]
+        assert {dom.name(): dom.isActive() for dom in conn.listAllDomains()} == {
+            defined: False}
+        conn.lookupByName(defined).undefine()
     finally:
         conn.close()
     assert _connects(namespace_hosts[1], namespace_hosts.management_ip, 5672)
@@ -184,6 +221,9 @@ def test_bad_input_is_refused_and_changes_nothing(namespace_hosts):
             (['up', 0, '--name', tag], 'must be 1 to 50'),
             (['up', 2, '--name', 'Bad-Tag'], "bad --name 'Bad-Tag'"),
             (['up', 2, '--name', tag, '--cidr', '8.8.8.0/24'], 'private /24'),
+            (['up', 2, '--name', tag, '--relay', 0], 'bad port 0'),
+            (['up', 2, '--name', tag, '--mtu', 100], 'bad --mtu 100'),
+            (['up', 2, '--name', tag, '--state-dir', '/tmp/' + 'x' * 90], 'too long'),
             (['up', 2, '--name', tag, '--cidr', namespace_hosts.cidr], 'overlaps'),
             (['up', 1, '--name', namespace_hosts.tag], 'is already up'),
             (['exec', '%s-h1' % tag, '--', 'true'], 'is not running'),
