@@ -30,7 +30,9 @@ and the hosts have no route off the underlay: traffic stays between this run's o
 namespaces and processes.
 
 Every name starts with the TAG (--name, default "demo"), so two runs never collide and
-"down --name TAG" removes a run even when its state file is gone. Run as root."""
+"down --name TAG" removes a run even when its state file is gone. Run as root.
+What libvirtd learns probing QEMU (seconds per host) is kept for the next run in
+/var/cache/provisioner-hosts, a cache like libvirt's own: delete it any time."""
 
 EPILOG = """\
 examples:

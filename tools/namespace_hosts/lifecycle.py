@@ -28,7 +28,7 @@ def leftovers(run):
     if net.link_exists(run.management_device):
         found.append('link %s' % run.management_device)
     found += ['relay pid %d' % pid for pid in relay.find(run.tag)]
-    if os.path.exists(run.state_dir):
+    if state.is_ours(run):
         found.append('state directory %s' % run.state_dir)
     return found
 

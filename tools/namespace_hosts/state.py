@@ -57,9 +57,9 @@ def make_dir(run_names):
     """The run's new state directory, marked as this tool's (down removes only that)."""
     path = run_names.state_dir
     if os.path.exists(path) and os.listdir(path):
-        raise names.UsageError('state directory %s exists and is not empty (a run left it? '
-                               'tools/hosts down --name %s --state-dir %s)'
-                               % (path, run_names.tag, path))
+        raise names.UsageError('state directory %s exists, is not empty and was not made '
+                               'by tools/hosts up --name %s: give another --state-dir'
+                               % (path, run_names.tag))
     os.makedirs(path, mode=0o755, exist_ok=True)
     with open(os.path.join(path, names.MARKER), 'w') as marker:
         marker.write(run_names.tag + '\n')
