@@ -130,8 +130,8 @@ def main(argv=None):
         return 1
 
 
-def _run(args, tag=None):
-    return names.Run(tag or args.name, args.state_dir)
+def _run(args):
+    return names.Run(args.name, args.state_dir)
 
 
 def _member(args):
