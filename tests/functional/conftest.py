@@ -19,6 +19,7 @@ import time
 
 import pytest
 
+from tests import hosts as nshosts
 from tests import netutil
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -236,15 +237,34 @@ def guest_disk():
     return build_guest_image()[2]
 
 
+# Suites whose modules share one worker, as one group.
+GROUPED_SUITES = ('distributed', 'hosts')
+
+
 def pytest_collection_modifyitems(items):
     """Under ``pytest -n N --dist loadgroup`` a module's tests share a worker (and its
     module fixtures); the distributed suite shares one: its tests share a deployment,
-    and one of them restarts the RabbitMQ broker the others talk to."""
+    and one of them restarts the RabbitMQ broker the others talk to. The namespace
+    hosts' suite shares one: its modules share the session's hosts."""
     for item in items:
         module = item.path.relative_to(REPO)
-        group = ('distributed' if module.parts[:3] == ('tests', 'functional', 'distributed')
-                 else module.as_posix())
+        suite = module.parts[2] if len(module.parts) > 3 else None
+        group = suite if suite in GROUPED_SUITES else module.as_posix()
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.fixture(scope='session')
+def namespace_hosts():
+    """Two hypervisor hosts of tools/hosts (tests/hosts.py), RabbitMQ relayed to them,
+    their libvirtd also on qemu+tcp:// on the underlay, shared by the session's tests
+    (each pytest-xdist worker has its own). A test that kills a host starts it again;
+    one that partitions a host heals it."""
+    try:
+        nshosts.check_available()
+    except nshosts.Unavailable as exc:
+        pytest.skip(str(exc))
+    with nshosts.namespace_hosts(2, tcp=True) as hosts:
+        yield hosts
 
 
 @pytest.fixture(scope='session')
