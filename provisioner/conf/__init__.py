@@ -10,6 +10,7 @@ from provisioner.conf import compute
 from provisioner.conf import database
 from provisioner.conf import default
 from provisioner.conf import engine
+from provisioner.conf import fault_injection
 from provisioner.conf import identity
 from provisioner.conf import image
 from provisioner.conf import libvirt
@@ -18,8 +19,8 @@ from provisioner.conf import scheduler
 
 CONF = cfg.CONF
 
-_AREAS = (api, compute, database, default, engine, identity, image, libvirt,
-          notifications, scheduler)
+_AREAS = (api, compute, database, default, engine, fault_injection, identity, image,
+          libvirt, notifications, scheduler)
 
 for _area in _AREAS:
     _area.register_opts(CONF)

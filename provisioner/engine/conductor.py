@@ -209,16 +209,16 @@ class Conductor:
 
     def _work(self, run):
         job = run.job
-        instance_id = job.details['instance_id']
         outcome = ABANDON
         if job.details['action'] == jobs.VOLUME_DELETE:
             # No instance to lease: the volume's 'deleting' status is its claim, and
             # both steps are idempotent should two engines run it.
-            runner.run_volume_delete(instance_id, remote_steps=True)
+            runner.run_volume_delete(jobs.volume_of(job), remote_steps=True)
             with self._lock:
                 self._running.pop(job.uuid, None)
             self._finish(job, CONSUME)
             return
+        instance_id = job.details['instance_id']
         try:
             run.lease = leases.acquire(instance_id, self.name, CONF.engine.claim_ttl,
                                        before_commit=self._on_lease_taken)

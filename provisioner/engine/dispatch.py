@@ -182,7 +182,7 @@ class JobboardDispatcher:
     @staticmethod
     def volume_delete(volume_id):
         from provisioner.engine import jobs
-        jobs.post(jobs.VOLUME_DELETE, volume_id)
+        jobs.post_volume_delete(volume_id)
 
     def stop(self):
         from provisioner.engine import jobs

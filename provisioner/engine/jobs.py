@@ -1,8 +1,9 @@
-"""The jobboard (Redis): where the engine API posts boots and conductors claim them.
+"""The jobboard (Redis): where provisioner-api posts flows and conductors claim them.
 
 A job names an action on an instance (``boot``, ``delete``, or ``power`` with the id
-of the stop/start/reboot action) and nothing else: the flow itself is in the
-database, so any engine can run it from its last step.
+of the instance action: a stop, start, reboot, attach or detach) or a volume's
+delete, and nothing else: the flow itself is in the database, so any engine can run
+it from its last step.
 """
 
 import logging
@@ -19,7 +20,7 @@ LOG = logging.getLogger(__name__)
 BOOT = 'boot'
 DELETE = 'delete'
 POWER = 'power'
-VOLUME_DELETE = 'volume-delete'  # its 'instance_id' is the volume's id
+VOLUME_DELETE = 'volume-delete'
 
 _lock = threading.Lock()
 _board = None
@@ -120,6 +121,24 @@ def post(action, instance_id, new=False):
                            details={'action': action, 'instance_id': instance_id})
     LOG.info('Posted job %s (%s)', job.name, job.uuid)
     return job
+
+
+def post_volume_delete(volume_id):
+    """Post the delete of a volume's file and row, unless one is pending."""
+    name = job_name(VOLUME_DELETE, volume_id)
+    existing = find(VOLUME_DELETE, volume_id)
+    if existing is not None:
+        return existing
+    job = get_board().post(name, details={'action': VOLUME_DELETE,
+                                          'volume_id': volume_id})
+    LOG.info('Posted job %s (%s)', job.name, job.uuid)
+    return job
+
+
+def volume_of(job):
+    """The volume a volume-delete job is about (an earlier release posted it under
+    'instance_id')."""
+    return job.details.get('volume_id') or job.details['instance_id']
 
 
 def post_action(instance_id, action_id):
