@@ -1,0 +1,169 @@
+"""Run tempest against a private provisioner-api all-in-one (``tox -e tempest``).
+
+    python -m tests.tempest [SELECTION] [--concurrency N] [--dynamic-credentials]
+                            [--output DIR] [-- TEMPEST RUN OPTIONS]
+
+SELECTION: ``api`` (default: the API tests of compute, image, network, volume and
+identity), ``interop`` (interop-required.txt: the interop guideline's required
+tests), ``ci`` (ci.txt: the subset CI runs), or any regex of test ids. Options this
+script does not know are passed to ``tempest run``.
+
+Exit status: tempest's, or 1 when the run left anything behind (servers, volumes,
+images, ports... in the database; domains, networks or pools in libvirt; anything
+``provisioner audit`` finds).
+"""
+
+import argparse
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from tests.functional import conftest as base
+from tests import netutil
+from tests.tempest import cloud as tempest_cloud
+from tests.tempest import conf
+from tests.tempest import results
+
+HERE = pathlib.Path(__file__).resolve().parent
+SERVICES_REGEX = r'^tempest\.api\.(compute|image|network|volume|identity)\.'
+LISTS = {'interop': HERE / 'interop-required.txt', 'ci': HERE / 'ci.txt'}
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog='python -m tests.tempest', description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('selection', nargs='?', default='api',
+                        help='api, interop, ci, or a regex of test ids')
+    parser.add_argument('--concurrency', type=int,
+                        default=int(os.environ.get('PROVISIONER_TEST_WORKERS', 2)),
+                        help='tempest workers ($PROVISIONER_TEST_WORKERS, 2)')
+    parser.add_argument('--dynamic-credentials', action='store_true',
+                        help='let tempest create (and delete) its projects and users '
+                             'instead of the pre-provisioned accounts')
+    parser.add_argument('--output', type=pathlib.Path,
+                        default=pathlib.Path(os.environ.get(
+                            'PROVISIONER_TEST_OUTPUT_DIR', 'build')) / 'tempest',
+                        help='where the run\'s subunit stream, tempest.log, '
+                             'tempest.conf and provisioner-api.log are kept')
+    return parser.parse_known_args(argv)
+
+
+def include_list(name, workspace):
+    """A tempest include list (one regex a line) from one of LISTS: each test is
+    matched by its idempotent id, which survives tempest moving or renaming it."""
+    regexes = []
+    for line in LISTS[name].read_text().splitlines():
+        line = line.split('#', 1)[0].strip()
+        if line:
+            uuid = results.idempotent_id(line)
+            regexes.append(r'\bid-%s\b' % uuid if uuid else '^%s' % line)
+    path = workspace / ('%s.regex' % name)
+    path.write_text('\n'.join(regexes) + '\n')
+    return path
+
+
+def selection_args(selection, workspace):
+    if selection == 'api':
+        return ['--regex', SERVICES_REGEX]
+    if selection in LISTS:
+        return ['--include-list', str(include_list(selection, workspace))]
+    return ['--regex', selection]
+
+
+def tempest(*args, cwd, check=True):
+    program = pathlib.Path(sys.executable).parent / 'tempest'
+    return subprocess.run([str(program)] + list(args), cwd=cwd, check=check)
+
+
+def prepare(cloud, workspace, dynamic):
+    """Seed the deployment, tempest init a workspace, write its tempest.conf."""
+    seeded = cloud.seed_for_tempest(base.build_guest_image()[2])
+    tempest('init', '--workspace-path', str(workspace / 'workspaces.yaml'),
+            str(workspace / 'run'), cwd=workspace)
+    accounts = workspace / 'run' / 'etc' / 'accounts.yaml'
+    accounts.write_text(conf.accounts_yaml(seeded))
+    config = workspace / 'run' / 'etc' / 'tempest.conf'
+    config.write_text(conf.tempest_conf(cloud.url, seeded, accounts,
+                                        netutil.free_range(), dynamic=dynamic))
+    return config
+
+
+def save(workspace, output, cloud):
+    """Keep the run's subunit stream and logs in output; its summary as text."""
+    run = workspace / 'run'
+    output.mkdir(parents=True, exist_ok=True)
+    with open(output / 'results.subunit', 'wb') as stream:
+        subprocess.run([str(pathlib.Path(sys.executable).parent / 'stestr'), 'last',
+                        '--subunit'], cwd=run, stdout=stream, check=False)
+    for path in (run / 'tempest.log', run / 'etc' / 'tempest.conf'):
+        if path.exists():
+            shutil.copy(path, output / path.name)
+    tests = results.read(output / 'results.subunit')
+    text = results.summary(tests)
+    (output / 'summary.txt').write_text(text + '\n')
+    return text
+
+
+def teardown(cloud):
+    """Remove everything: what tempest left, what seed() made, the deployment.
+    The problems found on the way, [] when all was clean."""
+    problems = []
+    if cloud.api is not None and cloud.api.poll() is None:
+        if cloud.seeded is not None:
+            problems += ['left behind: %s' % item for item in cloud.left_behind()]
+            try:
+                cloud.remove_seeded()
+            except AssertionError as exc:
+                problems.append('removing the seeded resources: %s' % exc)
+        cloud.stop_api()
+    for server in cloud.query('SELECT id FROM instances WHERE deleted_at IS NULL'):
+        cloud.cli('delete', server[0], check=False)
+    if cloud.state_path.exists():
+        problems += cloud.audit()
+    problems += ['left in libvirt: %s' % item for item in cloud.libvirt_leftovers()]
+    return problems
+
+
+def main(argv=None):
+    args, tempest_args = parse(argv)
+    if tempest_args[:1] == ['--']:
+        tempest_args = tempest_args[1:]
+    started = time.monotonic()
+    workspace = pathlib.Path(tempfile.mkdtemp(prefix='provisioner-tempest-'))
+    root = tempest_cloud.new_root()
+    cloud = tempest_cloud.TempestCloud(root, workspace)
+    code, problems = 1, []
+    try:
+        config = prepare(cloud, workspace, args.dynamic_credentials)
+        print('provisioner-api at %s ready in %.0f s; tempest.conf: %s'
+              % (cloud.url, time.monotonic() - started, config), flush=True)
+        code = tempest('run', '--config-file', str(config), '--concurrency',
+                       str(args.concurrency),
+                       *selection_args(args.selection, workspace), *tempest_args,
+                       cwd=workspace / 'run', check=False).returncode
+        print(save(workspace, args.output, cloud))
+    finally:
+        try:
+            problems = teardown(cloud)
+        finally:
+            cloud.kill_api()
+            args.output.mkdir(parents=True, exist_ok=True)
+            if cloud.api_log.exists():
+                shutil.copy(cloud.api_log, args.output)
+            cloud.destroy_everything()
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(workspace, ignore_errors=True)
+    for problem in problems:
+        print('LEFT BEHIND: %s' % problem, file=sys.stderr)
+    print('tempest %s: exit %d, %d problem(s) after it, %.0f s in all; results in %s'
+          % (args.selection, code, len(problems), time.monotonic() - started,
+             args.output))
+    return code or (1 if problems else 0)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
