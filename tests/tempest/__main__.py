@@ -5,8 +5,8 @@
 
 SELECTION: ``api`` (default: the API tests of compute, image, network, volume and
 identity), ``interop`` (interop-required.txt: the interop guideline's required
-tests), ``ci`` (ci.txt: the subset CI runs), or any regex of test ids. Options this
-script does not know are passed to ``tempest run``.
+tests), ``ci`` (ci.txt: the subset CI runs), or any regex of test ids. What follows
+``--`` is passed to ``tempest run``.
 
 Exit status: tempest's, or 1 when the run left anything behind (servers, volumes,
 images, ports... in the database; domains, networks or pools in libvirt; anything
@@ -49,7 +49,9 @@ def parse(argv):
                             'PROVISIONER_TEST_OUTPUT_DIR', 'build')) / 'tempest',
                         help='where the run\'s subunit stream, tempest.log, '
                              'tempest.conf and provisioner-api.log are kept')
-    return parser.parse_known_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    split = argv.index('--') if '--' in argv else len(argv)
+    return parser.parse_args(argv[:split]), argv[split + 1:]
 
 
 def include_list(name, workspace):
@@ -74,9 +76,10 @@ def selection_args(selection, workspace):
     return ['--regex', selection]
 
 
-def tempest(*args, cwd, check=True):
+def tempest(*args, cwd, check=True, stdout=None):
     program = pathlib.Path(sys.executable).parent / 'tempest'
-    return subprocess.run([str(program)] + list(args), cwd=cwd, check=check)
+    return subprocess.run([str(program)] + list(args), cwd=cwd, check=check,
+                          stdout=stdout)
 
 
 def prepare(cloud, workspace, dynamic):
@@ -92,18 +95,24 @@ def prepare(cloud, workspace, dynamic):
     return config
 
 
-def save(workspace, output, cloud):
-    """Keep the run's subunit stream and logs in output; its summary as text."""
+def save(workspace, output, config, selection):
+    """Keep the run's subunit stream, list of tests and logs in output; its summary
+    as text (per test as listed: a class skipped once counts for each of its tests)."""
     run = workspace / 'run'
     output.mkdir(parents=True, exist_ok=True)
     with open(output / 'results.subunit', 'wb') as stream:
         subprocess.run([str(pathlib.Path(sys.executable).parent / 'stestr'), 'last',
                         '--subunit'], cwd=run, stdout=stream, check=False)
+    with open(output / 'listed.txt', 'w') as listed:
+        tempest('run', '--config-file', str(config), '--list-tests', *selection,
+                cwd=run, stdout=listed, check=False)
     for path in (run / 'tempest.log', run / 'etc' / 'tempest.conf'):
         if path.exists():
             shutil.copy(path, output / path.name)
     tests = results.read(output / 'results.subunit')
-    text = results.summary(tests)
+    listed = [line.strip() for line in (output / 'listed.txt').read_text().splitlines()
+              if line.strip().startswith('tempest.')]
+    text = results.summary(results.by_listed(tests, listed) if listed else tests)
     (output / 'summary.txt').write_text(text + '\n')
     return text
 
@@ -130,8 +139,6 @@ def teardown(cloud):
 
 def main(argv=None):
     args, tempest_args = parse(argv)
-    if tempest_args[:1] == ['--']:
-        tempest_args = tempest_args[1:]
     started = time.monotonic()
     workspace = pathlib.Path(tempfile.mkdtemp(prefix='provisioner-tempest-'))
     root = tempest_cloud.new_root()
@@ -141,11 +148,11 @@ def main(argv=None):
         config = prepare(cloud, workspace, args.dynamic_credentials)
         print('provisioner-api at %s ready in %.0f s; tempest.conf: %s'
               % (cloud.url, time.monotonic() - started, config), flush=True)
+        selection = selection_args(args.selection, workspace)
         code = tempest('run', '--config-file', str(config), '--concurrency',
-                       str(args.concurrency),
-                       *selection_args(args.selection, workspace), *tempest_args,
+                       str(args.concurrency), *selection, *tempest_args,
                        cwd=workspace / 'run', check=False).returncode
-        print(save(workspace, args.output, cloud))
+        print(save(workspace, args.output, config, selection))
     finally:
         try:
             problems = teardown(cloud)

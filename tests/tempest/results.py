@@ -68,6 +68,73 @@ def counts(tests):
     return by_service
 
 
+def by_listed(tests, listed):
+    """Each listed test's outcome: its own, else its class's (tempest reports a class
+    skipped or failed in setUpClass once, as ``setUpClass (module.Class)``), else
+    'not run'. Counts of these are per test as listed, the measure issue 24 takes."""
+    classes = {}
+    for test_id, test in tests.items():
+        match = _CLASS_FIXTURE.match(test_id)
+        if match and test['status'] in ('skip', 'fail'):
+            classes.setdefault(match.group('cls'), test)
+    outcome = {}
+    for test_id in listed:
+        if test_id in tests:
+            outcome[test_id] = tests[test_id]
+        else:
+            cls = test_id.split('[', 1)[0].rsplit('.', 1)[0]
+            outcome[test_id] = classes.get(cls, {'status': 'not run', 'details': {}})
+    return outcome
+
+
+_REQUEST = re.compile(r'Request \((?P<caller>[^)]*)\): (?P<status>\d+) '
+                      r'(?P<method>[A-Z]+) (?P<url>\S+)')
+
+
+def requests_by_caller(log_path):
+    """{"Class:method": [(status, "METHOD /path", request body, response body)]} from
+    tempest.log, in order (tempest logs each request under the test that made it)."""
+    found = collections.defaultdict(list)
+    current = None
+    with open(log_path, errors='replace') as log:
+        for line in log:
+            match = _REQUEST.search(line)
+            if match:
+                path = re.sub(r'^https?://[^/]+', '', match.group('url'))
+                current = [int(match.group('status')),
+                           '%s %s' % (match.group('method'), path), None, None]
+                found[match.group('caller')].append(current)
+            elif current is not None and line.strip().startswith('Body:'):
+                body = re.sub(r' _log_request_full \S+$', '', line.strip()[5:].strip())
+                if current[2] is None:
+                    current[2] = body
+                elif current[3] is None:
+                    current[3] = body
+    return found
+
+
+def caller_of(test_id):
+    """tempest's "Class:method" label of a test id (setUpClass for class fixtures)."""
+    match = _CLASS_FIXTURE.match(test_id)
+    if match:
+        return '%s:setUpClass' % match.group('cls').rsplit('.', 1)[1]
+    cls, method = test_id.split('[', 1)[0].rsplit('.', 2)[1:]
+    return '%s:%s' % (cls, method)
+
+
+def failed_request(requests, test_id):
+    """The test's last request answered 4xx/5xx (else its last request), as
+    'STATUS METHOD /path -> response body'; None if it made none."""
+    made = requests.get(caller_of(test_id), [])
+    errors = [r for r in made if r[0] >= 400]
+    if not made:
+        return None
+    status, request, sent, answer = (errors or made)[-1]
+    return '%d %s%s -> %s' % (status, request,
+                              ' %s' % sent[:200] if sent and sent != 'None' else '',
+                              (answer or '')[:300])
+
+
 def reason(test):
     """A skip's reason, or the last lines of a failure's traceback."""
     details = test['details']
@@ -78,14 +145,17 @@ def reason(test):
 
 
 def summary(tests):
-    lines = ['%-10s %6s %6s %6s %6s' % ('service', 'listed', 'pass', 'fail', 'skip')]
+    """Counts per service, one test a row of ``tests`` ({id: {"status"...}})."""
+    lines = ['%-10s %6s %6s %6s %6s %7s' % ('service', 'tests', 'pass', 'fail', 'skip',
+                                            'not run')]
     table = counts(tests)
     for service in SERVICES + ('other', 'all'):
         got = table.get(service)
         if not got:
             continue
-        lines.append('%-10s %6d %6d %6d %6d' % (
-            service, sum(got.values()), got['success'], got['fail'], got['skip']))
+        lines.append('%-10s %6d %6d %6d %6d %7d' % (
+            service, sum(got.values()), got['success'], got['fail'], got['skip'],
+            got['not run']))
     return '\n'.join(lines)
 
 
@@ -93,15 +163,28 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog='python -m tests.tempest.results',
                                      description=__doc__)
     parser.add_argument('subunit')
+    parser.add_argument('--listed', help='the run\'s list of tests (tempest run '
+                        '--list-tests): count per listed test, a class\'s outcome for '
+                        'each of its tests')
     parser.add_argument('--json', help='also write every test\'s status and details')
     parser.add_argument('--failures', action='store_true',
                         help='print each failure with the end of its traceback')
+    parser.add_argument('--log', help='the run\'s tempest.log: also print each '
+                        'failure\'s last failed request')
     args = parser.parse_args(argv)
     tests = read(args.subunit)
     print(summary(tests))
+    if args.listed:
+        with open(args.listed) as listed:
+            print('\nper listed test:\n' + summary(by_listed(
+                tests, [line.strip() for line in listed if line.strip()])))
+    requests = requests_by_caller(args.log) if args.log else {}
     if args.failures:
         for test_id in sorted(t for t in tests if tests[t]['status'] == 'fail'):
-            print('\nFAIL %s\n%s' % (test_id, reason(tests[test_id])))
+            print('\nFAIL %s' % test_id)
+            if args.log:
+                print('  request: %s' % failed_request(requests, test_id))
+            print(reason(tests[test_id]))
     if args.json:
         with open(args.json, 'w') as out:
             json.dump(tests, out, indent=1, sort_keys=True)
