@@ -123,25 +123,39 @@ def caller_of(test_id):
 
 
 def failed_request(requests, test_id):
-    """The test's last request answered 4xx/5xx (else its last request), as
-    'STATUS METHOD /path -> response body'; None if it made none."""
-    made = requests.get(caller_of(test_id), [])
-    errors = [r for r in made if r[0] >= 400]
-    if not made:
+    """The last request answered 4xx/5xx of the test (else of its setUp; else its
+    last request), as 'STATUS METHOD /path body -> response body'; None if it made
+    none. (Its cleanups are left out: their 404s are waiters seeing a delete end.)"""
+    caller = caller_of(test_id)
+    cls = caller.split(':', 1)[0]
+    # A test's own setUp is logged under its own name.
+    made = [requests.get(name, []) for name in (caller, cls + ':setUp')]
+    chosen = next(([r for r in m if r[0] >= 400][-1:] for m in made
+                   if any(r[0] >= 400 for r in m)), made[0][-1:])
+    if not chosen:
         return None
-    status, request, sent, answer = (errors or made)[-1]
+    status, request, sent, answer = chosen[0]
     return '%d %s%s -> %s' % (status, request,
                               ' %s' % sent[:200] if sent and sent != 'None' else '',
                               (answer or '')[:300])
 
 
 def reason(test):
-    """A skip's reason, or the last lines of a failure's traceback."""
+    """A skip's reason, or what a failure raised: the exception and its message (for
+    a response that failed tempest's schema, the rule and the place it broke)."""
     details = test['details']
     if test['status'] == 'skip':
         return details.get('reason', '').strip()
-    text = details.get('traceback', '') or '\n'.join(details.values())
-    return '\n'.join(text.strip().splitlines()[-6:])
+    text = details.get('traceback') or '\n'.join(details.values())
+    lines = text.strip().splitlines()
+    if 'InvalidHTTPResponseBody' in text:
+        keep = []
+        for prefix in ('Details:', 'Failed validating', 'On instance'):
+            keep += [line.strip() for line in lines if line.startswith(prefix)][:1]
+        return 'response schema: ' + ' | '.join(keep)
+    last_frame = max((n for n, line in enumerate(lines)
+                      if line.lstrip().startswith('File "')), default=-2)
+    return '\n'.join(line for line in lines[last_frame + 2:] if line.strip())[:1500]
 
 
 def summary(tests):
