@@ -32,8 +32,12 @@ IMAGES = ('tempest-guest', 'tempest-guest-alt')
 # primary's project); the members come first in the accounts file, as tempest's
 # "alt" takes the first free non-admin account, which must not be a reader.
 PROJECTS = 6
-# An extra admin, and the user with admin and service roles some tests ask for.
-EXTRA_ACCOUNTS = (('tempest-admin', ('admin',)), ('tempest-service', ('admin', 'service')))
+# More admins, then the users with admin and service roles some tests ask for (as a
+# third account beside their admin). An admin is the first free account with the
+# admin role in the file: with too few plain admins one class took the service
+# user as its admin, and the next asking for a service user found none.
+EXTRA_ACCOUNTS = tuple(('tempest-admin-%d' % n, ('admin',)) for n in (1, 2, 3)) + tuple(
+    ('tempest-service-%d' % n, ('admin', 'service')) for n in (1, 2))
 
 @dataclasses.dataclass
 class Account:

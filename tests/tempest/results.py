@@ -87,13 +87,16 @@ def by_listed(tests, listed):
     return outcome
 
 
+_MICROVERSION = re.compile(r"'(?:X-OpenStack-Nova-API-Version|OpenStack-API-Version)': "
+                           r"'(?:\w+ )?(?P<version>[\d.]+)'")
 _REQUEST = re.compile(r'Request \((?P<caller>[^)]*)\): (?P<status>\d+) '
                       r'(?P<method>[A-Z]+) (?P<url>\S+)')
 
 
 def requests_by_caller(log_path):
-    """{"Class:method": [(status, "METHOD /path", request body, response body)]} from
-    tempest.log, in order (tempest logs each request under the test that made it)."""
+    """{"Class:method": [[status, "METHOD /path", request body, response body,
+    microversion asked or None]]} from tempest.log, in order (tempest logs each
+    request under the test that made it)."""
     found = collections.defaultdict(list)
     current = None
     with open(log_path, errors='replace') as log:
@@ -102,8 +105,11 @@ def requests_by_caller(log_path):
             if match:
                 path = re.sub(r'^https?://[^/]+', '', match.group('url'))
                 current = [int(match.group('status')),
-                           '%s %s' % (match.group('method'), path), None, None]
+                           '%s %s' % (match.group('method'), path), None, None, None]
                 found[match.group('caller')].append(current)
+            elif current is not None and 'Request - Headers' in line:
+                version = _MICROVERSION.search(line)
+                current[4] = version.group('version') if version else None
             elif current is not None and line.strip().startswith('Body:'):
                 body = re.sub(r' _log_request_full \S+$', '', line.strip()[5:].strip())
                 if current[2] is None:
@@ -134,8 +140,9 @@ def failed_request(requests, test_id):
                    if any(r[0] >= 400 for r in m)), made[0][-1:])
     if not chosen:
         return None
-    status, request, sent, answer = chosen[0]
-    return '%d %s%s -> %s' % (status, request,
+    status, request, sent, answer, version = chosen[0]
+    return '%d %s%s%s -> %s' % (status, request,
+                                ' (microversion %s)' % version if version else '',
                               ' %s' % sent[:200] if sent and sent != 'None' else '',
                               (answer or '')[:300])
 
