@@ -5,7 +5,7 @@
 
 SELECTION: ``api`` (default: the API tests of compute, image, network, volume and
 identity), ``interop`` (interop-required.txt: the interop guideline's required
-tests), ``ci`` (ci.txt: the subset CI runs), or any regex of test ids. What follows
+tests, what ``tox -e tempest-ci`` runs), or any regex of test ids. What follows
 ``--`` is passed to ``tempest run``.
 
 Exit status: tempest's, or 1 when the run left anything behind (servers, volumes,
@@ -31,14 +31,14 @@ from tests.tempest import results
 
 HERE = pathlib.Path(__file__).resolve().parent
 SERVICES_REGEX = r'^tempest\.api\.(compute|image|network|volume|identity)\.'
-LISTS = {'interop': HERE / 'interop-required.txt', 'ci': HERE / 'ci.txt'}
+LISTS = {'interop': HERE / 'interop-required.txt'}
 
 
 def parse(argv):
     parser = argparse.ArgumentParser(prog='python -m tests.tempest', description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('selection', nargs='?', default='api',
-                        help='api, interop, ci, or a regex of test ids')
+                        help='api, interop, or a regex of test ids')
     parser.add_argument('--concurrency', type=int,
                         default=int(os.environ.get('PROVISIONER_TEST_WORKERS', 2)),
                         help='tempest workers ($PROVISIONER_TEST_WORKERS, 2)')
