@@ -129,6 +129,10 @@ def save(workspace, output, config, selection):
     listed = [line.strip() for line in (output / 'listed.txt').read_text().splitlines()
               if line.strip().startswith('tempest.')]
     text = results.summary(results.by_listed(tests, listed) if listed else tests)
+    teardowns = [t for t in tests if t.startswith('tearDownClass') and
+                 tests[t]['status'] == 'fail']
+    if teardowns:  # no listed test stands for them: said apart
+        text += '\n%d class teardown(s) failed: %s' % (len(teardowns), ', '.join(teardowns))
     (output / 'summary.txt').write_text(text + '\n')
     return text
 

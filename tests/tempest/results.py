@@ -1,12 +1,15 @@
 """A tempest run's subunit stream, read back: every test's status, per-service counts.
 
-``python -m tests.tempest.results RUN.subunit [--json OUT]`` prints the counts and the
-failures (with the end of each traceback) of a saved run.
+``python -m tests.tempest.results RUN.subunit [--listed LIST] [--failures [--log
+tempest.log]] [--json OUT]`` prints the counts and the failures (what each raised,
+and the last request that failed) of a saved run; ``--json`` writes what
+tests/tempest/baseline/ keeps of the baseline (``api.json``, ``interop.json``).
 """
 
 import argparse
 import collections
 import json
+import lzma
 import re
 import sys
 
@@ -32,7 +35,7 @@ def idempotent_id(test_id):
 
 def read(path):
     """{test id: {"status", "details": {name: text}, "duration"}} from a subunit v2
-    stream (the last status of a test wins)."""
+    stream, xz-compressed if its name ends in .xz (the last status of a test wins)."""
     import subunit
     import testtools
 
@@ -51,7 +54,7 @@ def read(path):
             'details': details,
             'duration': (stop - start).total_seconds() if start and stop else None}
 
-    with open(path, 'rb') as stream:
+    with (lzma.open if str(path).endswith('.xz') else open)(path, 'rb') as stream:
         result = testtools.StreamToDict(on_test)
         result.startTestRun()
         subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout').run(result)
@@ -165,6 +168,21 @@ def reason(test):
     return '\n'.join(line for line in lines[last_frame + 2:] if line.strip())[:1500]
 
 
+# A password in a request body a traceback quotes, JSON-escaped or not.
+_PASSWORD = re.compile(r'((?:password|adminPass)\\?["\']?\s*:\s*\\?["\'])[^"\'\\]*', re.I)
+
+
+def compact(test_id, test, requests):
+    """A test's outcome as the baseline keeps it: status, reason, failed request."""
+    kept = {'status': test['status']}
+    if test['status'] in ('skip', 'fail'):
+        kept['reason'] = _PASSWORD.sub(r'\1***', reason(test))
+    if test['status'] == 'fail' and requests:
+        request = failed_request(requests, test_id)
+        kept['request'] = _PASSWORD.sub(r'\1***', request) if request else None
+    return kept
+
+
 def summary(tests):
     """Counts per service, one test a row of ``tests`` ({id: {"status"...}})."""
     lines = ['%-10s %6s %6s %6s %6s %7s' % ('service', 'tests', 'pass', 'fail', 'skip',
@@ -187,7 +205,9 @@ def main(argv=None):
     parser.add_argument('--listed', help='the run\'s list of tests (tempest run '
                         '--list-tests): count per listed test, a class\'s outcome for '
                         'each of its tests')
-    parser.add_argument('--json', help='also write every test\'s status and details')
+    parser.add_argument('--json', help='also write every test\'s status, what it raised '
+                        'or why it was skipped, and (with --log) its last failed request, '
+                        'passwords masked')
     parser.add_argument('--failures', action='store_true',
                         help='print each failure with the end of its traceback')
     parser.add_argument('--log', help='the run\'s tempest.log: also print each '
@@ -208,7 +228,8 @@ def main(argv=None):
             print(reason(tests[test_id]))
     if args.json:
         with open(args.json, 'w') as out:
-            json.dump(tests, out, indent=1, sort_keys=True)
+            json.dump({test_id: compact(test_id, test, requests)
+                       for test_id, test in tests.items()}, out, indent=1, sort_keys=True)
     return 0
 
 
