@@ -101,13 +101,20 @@ def tempest(*args, cwd, check=True, stdout=None):
 def prepare(cloud, workspace, dynamic):
     """Seed the deployment, tempest init a workspace, write its tempest.conf."""
     seeded = cloud.seed_for_tempest(base.build_guest_image()[2])
+    # tempest init makes ~/.tempest/etc unless $XDG_CONFIG_HOME/tempest exists, and
+    # tempest keeps locks in $TMPDIR/tempest-lock: the workspace's, removed with it.
+    os.environ['XDG_CONFIG_HOME'] = str(workspace / 'xdg')
+    os.environ['TMPDIR'] = str(workspace / 'tmp')
+    for path in (workspace / 'xdg' / 'tempest', workspace / 'tmp'):
+        path.mkdir(parents=True)
     tempest('init', '--workspace-path', str(workspace / 'workspaces.yaml'),
             str(workspace / 'run'), cwd=workspace)
     accounts = workspace / 'run' / 'etc' / 'accounts.yaml'
     accounts.write_text(conf.accounts_yaml(seeded))
     config = workspace / 'run' / 'etc' / 'tempest.conf'
     config.write_text(conf.tempest_conf(cloud.url, seeded, accounts,
-                                        netutil.free_range(), dynamic=dynamic))
+                                        netutil.free_range(), workspace / 'locks',
+                                        dynamic=dynamic))
     return config
 
 

@@ -29,6 +29,10 @@ _TEMPLATE = """\
 log_file = tempest.log
 debug = true
 
+[oslo_concurrency]
+# The run's own (tempest's default is one under /tmp that outlives it).
+lock_path = {lock_path}
+
 [auth]
 use_dynamic_credentials = {dynamic}
 test_accounts_file = {accounts_file}
@@ -211,11 +215,12 @@ run_validation = false
 """
 
 
-def tempest_conf(url, seeded, accounts_file, project_cidr, dynamic=False):
+def tempest_conf(url, seeded, accounts_file, project_cidr, lock_path, dynamic=False):
     """tempest.conf's text for the deployment at url seeded with ``seeded``."""
     admin = seeded.accounts[0]
     return _TEMPLATE.format(
         url=url, dynamic=str(dynamic).lower(), accounts_file=accounts_file,
+        lock_path=lock_path,
         admin_user=admin.username, admin_password=admin.password,
         admin_project=admin.project_name,
         image=seeded.images[0], image_alt=seeded.images[1],
