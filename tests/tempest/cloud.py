@@ -17,6 +17,7 @@ import signal
 
 from tests.functional import conftest as base
 from tests.functional.api import conftest as api_conftest
+from tests import netutil
 
 ADMIN_PROJECT = api_conftest.PROJECT
 ADMIN_USER = api_conftest.USER
@@ -39,6 +40,7 @@ PROJECTS = 6
 EXTRA_ACCOUNTS = tuple(('tempest-admin-%d' % n, ('admin',)) for n in (1, 2, 3)) + tuple(
     ('tempest-service-%d' % n, ('admin', 'service')) for n in (1, 2))
 
+
 @dataclasses.dataclass
 class Account:
     username: str
@@ -49,7 +51,7 @@ class Account:
 
 @dataclasses.dataclass
 class Seeded:
-    """What seed() made, by id: tempest.conf points at it, teardown removes it."""
+    """What seed_for_tempest() made: tempest.conf points at it, teardown removes it."""
     flavors: list
     images: list
     network_name: str
@@ -63,7 +65,7 @@ class TempestCloud(api_conftest.ApiCloud):
     """An all-in-one provisioner-api deployment prepared for tempest."""
 
     def __init__(self, root, client_dir):
-        super().__init__(root, base.netutil.free_cidr(), client_dir)
+        super().__init__(root, netutil.free_cidr(), client_dir)
         self.seeded = None
 
     # -- REST -------------------------------------------------------------------------
@@ -139,7 +141,7 @@ class TempestCloud(api_conftest.ApiCloud):
     # -- what tempest left ------------------------------------------------------------
 
     def left_behind(self):
-        """What exists now that seed() did not make: one line each (the run's tests
+        """What exists now that seed_for_tempest() did not make: one line each (the run's tests
         must have removed all of it)."""
         seeded = self.seeded
         found = []
@@ -172,7 +174,7 @@ class TempestCloud(api_conftest.ApiCloud):
     # -- teardown ---------------------------------------------------------------------
 
     def remove_seeded(self):
-        """Delete, through the API, what seed() made that the API can delete."""
+        """Delete, through the API, what seed_for_tempest() made that it can delete."""
         seeded = self.seeded
         self.call('DELETE', '/network/v2.0/networks/%s' % seeded.network_id,
                   expect=(204,))
