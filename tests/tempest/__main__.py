@@ -145,7 +145,7 @@ def save(workspace, output, config, selection):
 
 
 def teardown(cloud):
-    """Remove everything: what tempest left, what seed() made, the deployment.
+    """Remove everything: what tempest left, what was seeded, the deployment.
     The problems found on the way, [] when all was clean."""
     problems = []
     if cloud.api is not None and cloud.api.poll() is None:
