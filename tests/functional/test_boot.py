@@ -27,6 +27,21 @@ def test_boot_real_guest_sees_its_ip_uuid_user_data_and_volume(cloud, booted, tm
     assert guest['user-data'] == 'hello from the functional test'
     # root disk, the volume, the config drive
     assert guest['disks'].split() == ['vda', 'vdb', 'vdc']
+    assert guest['metadata'] == 'config-drive'
+
+
+def test_user_data_that_is_a_script_runs_in_the_guest(cloud, booted, tmp_path):
+    # As cloud-init runs it: what the tests of many hosts have their guests do.
+    script = tmp_path / 'user-data'
+    script.write_text('#!/bin/sh\necho "PROVISIONER-GUEST: script-saw=$(hostname) '
+                      '$(cat /sys/class/net/eth0/address)"\nexit 3\n')
+    booted.append('vm-script')
+    cloud.boot('vm-script', '--user-data', script)
+    instance = cloud.show('vm-script')
+    guest = cloud.wait_for_console(instance, 'PROVISIONER-GUEST: user-data-script=exit')
+    assert guest['user-data'] == '#!/bin/sh'
+    assert guest['script-saw'] == 'vm-script %s' % instance['addresses'][0]['mac']
+    assert guest['user-data-script'] == 'exit 3'
 
 
 def test_show_lists_every_step_in_order_with_task_states(cloud, booted):
