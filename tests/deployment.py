@@ -3,8 +3,10 @@
 Its own PostgreSQL database, RabbitMQ exchange and topics (queues auto-deleted, its
 notification queues deleted), Redis jobboard namespace; engines, workers and
 provisioner-api (``start('api', host, extra_conf=api_conf(free_port()))``) run as the
-real daemons in subprocesses under host names of their own. ``destroy()`` removes all
-of it.
+real daemons in subprocesses under host names of their own. Given namespace hosts
+(tests/hosts.py), each worker runs inside one of them against that host's own
+libvirtd, and reaches RabbitMQ and provisioner-api over the hosts' underlay, as on
+a hypervisor of its own. ``destroy()`` removes all of it.
 """
 
 import contextlib
@@ -17,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import warnings
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -41,10 +44,19 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def api_conf(port):
-    """The per-daemon config of a provisioner-api on 127.0.0.1:port."""
-    return ('[api]\nbind_host = 127.0.0.1\nbind_port = %d\n'
-            'public_url = http://127.0.0.1:%d\n' % (port, port))
+def api_conf(port, address='127.0.0.1'):
+    """The per-daemon config of a provisioner-api on address:port."""
+    return ('[api]\nbind_host = %s\nbind_port = %d\n'
+            'public_url = http://%s:%d\n' % (address, port, address, port))
+
+
+def _through(url, address):
+    """A broker URL with its host replaced by ``address`` (credentials kept)."""
+    parts = urllib.parse.urlsplit(url)
+    credentials = parts.netloc.rpartition('@')[0]
+    port = parts.port or 5672
+    return parts._replace(netloc='%s%s:%d' % (credentials + '@' if credentials else '',
+                                              address, port)).geturl()
 
 
 class Unavailable(Exception):
@@ -108,8 +120,14 @@ def _redis():
 
 
 class Deployment:
-    def __init__(self, root, state_path, libvirt_uri, prefix, env=None, extra_conf=''):
+    def __init__(self, root, state_path, libvirt_uri, prefix, env=None, extra_conf='',
+                 hosts=None):
+        """``hosts`` (tests.hosts.Hosts, its RabbitMQ relayed): where the workers run,
+        one per host in the order they are first started; without, each worker is a
+        process of this machine talking to ``libvirt_uri``."""
         self.root = pathlib.Path(root)
+        self.hosts = hosts
+        self.placement = {}  # worker name -> tests.hosts.Host
         self.tag = secrets.token_hex(4)
         self.db_name = 'provisioner_test_%s' % self.tag
         self.board = 'provisioner-test-%s' % self.tag
@@ -118,6 +136,8 @@ class Deployment:
         self.processes = {}
         self.worker_conf = ''  # what every worker's config adds (serve_images)
         self.api_url = None  # provisioner-api's, once serve_images() started it
+        # Where the workers reach provisioner-api (and this machine's clients too).
+        self.api_address = hosts.management_ip if hosts else '127.0.0.1'
         values = {'state': state_path, 'rabbit': RABBIT_URL, 'board': self.board,
                   'db': database_url(self.db_name), 'redis': REDIS_URL,
                   'prefix': prefix, 'uri': libvirt_uri, 'extra': extra_conf}
@@ -143,7 +163,11 @@ class Deployment:
             (common + '[database]\nconnection = %(db)s\n'
              '[jobboard]\nurl = %(redis)s\nname = %(board)s\n') % values)
         # A worker's: no database, no jobboard (a hypervisor host holds no secret
-        # of the cloud's, issue 13).
+        # of the cloud's, issue 13). Inside a namespace host, the broker is the
+        # relay on the hosts' underlay and the hypervisor the host's own libvirtd.
+        if hosts:
+            values.update(rabbit=_through(RABBIT_URL, hosts.management_ip),
+                          uri='qemu:///system')
         self.worker_config_file = self.root / 'worker.conf'
         self.worker_config_file.write_text(common % values)
         self._redis = _redis()
@@ -169,8 +193,8 @@ class Deployment:
                         SERVICE_USER, '--service-password', password],
                        check=True, capture_output=True, env=self.env, cwd=REPO)
         port = free_port()
-        self.start('api', IMAGE_API, extra_conf=api_conf(port))
-        self.api_url = 'http://127.0.0.1:%d' % port
+        self.start('api', IMAGE_API, extra_conf=api_conf(port, self.api_address))
+        self.api_url = 'http://%s:%d' % (self.api_address, port)
         self.worker_conf = ('[image_service]\nauth_url = %s/identity\n'
                             'username = %s\npassword = %s\n'
                             % (self.api_url, SERVICE_USER, password))
@@ -192,18 +216,33 @@ class Deployment:
                                                     exist_ok=True)
             own = 'state_path = %s\n' % self.host_state_path(host)
         conf.write_text('[DEFAULT]\nhost = %s\n%s%s' % (host, own, extra_conf))
+        command = [sys.executable, '-m', module or 'provisioner.cmd.%s' % kind,
+                   '--config-file',
+                   str(self.worker_config_file if kind == 'worker' else self.config_file),
+                   '--config-file', str(conf)]
         with open(self.log_path(host), 'ab') as log:
             since = log.tell()  # a restarted daemon appends: only its own lines count
-            proc = subprocess.Popen(
-                [sys.executable, '-m', module or 'provisioner.cmd.%s' % kind,
-                 '--config-file',
-                 str(self.worker_config_file if kind == 'worker' else self.config_file),
-                 '--config-file', str(conf)],
-                stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=REPO)
+            if kind == 'worker' and self.hosts:
+                proc = self.place(host).popen(command, stdout=log,
+                                              stderr=subprocess.STDOUT, env=self.env,
+                                              cwd=REPO)
+            else:
+                proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                        env=self.env, cwd=REPO)
         self.processes[host] = proc
         if wait:
             self.wait_for_log(host, READY[kind], since)
         return proc
+
+    def place(self, worker):
+        """The namespace host a worker runs in (the next free one, the first time)."""
+        if worker not in self.placement:
+            free = [h for h in self.hosts if h not in self.placement.values()]
+            if not free:
+                raise AssertionError('no namespace host left for worker %s (%d hosts)'
+                                     % (worker, len(self.hosts)))
+            self.placement[worker] = free[0]
+        return self.placement[worker]
 
     def wait_for_log(self, host, text, since=0, timeout=60):
         deadline = time.monotonic() + timeout

@@ -123,34 +123,49 @@ class Cloud:
                              % (marker, path.read_text(errors='replace')
                                 if path.exists() else '(no console log)'))
 
+    def hypervisor(self, host=None):
+        """A libvirt connection to ``host``'s hypervisor (all-in-one: this machine's;
+        the caller closes it)."""
+        return _libvirt_connection()
+
+    def hypervisors(self):
+        """Connections to every hypervisor this cloud may have used."""
+        return [self.hypervisor()]
+
     def leftovers(self, instance):
-        """Everything of this instance that still exists, in libvirt and in the DB."""
+        """Everything of this instance that still exists, in libvirt (on every
+        hypervisor: a rescheduled boot used more than one) and in the DB."""
         found = []
-        conn = _libvirt_connection()
-        try:
-            names = [d.name() for d in conn.listAllDomains()]
-            if 'instance-%s' % instance['id'] in names:
-                found.append('domain instance-%s' % instance['id'])
-            for pool in conn.listAllStoragePools():
-                if pool.name().startswith(self.prefix) and pool.isActive():
-                    pool.refresh(0)
-                    found += ['volume %s in %s' % (v, pool.name())
-                              for v in pool.listVolumes() if instance['id'] in v
-                              or any(vol['id'] in v for vol in instance['volumes'])]
-            for net in conn.listAllNetworks():
-                if net.name().startswith(self.prefix):
-                    xml = net.XMLDesc(0)
-                    found += ['DHCP entry %s' % addr['mac'] for addr in
-                              instance['addresses'] if addr['mac'] in xml]
-                    if "name='%s'" % instance['name'].lower() in xml:
-                        found.append('DHCP entry named %s' % instance['name'])
-        finally:
-            conn.close()
+        for conn in self.hypervisors():
+            try:
+                found += self._libvirt_leftovers(conn, instance)
+            finally:
+                conn.close()
         for table, what in (('ports', 'ip'), ('volumes', 'id'),
                             ('allocations', 'host_id')):
             found += ['%s row %s' % (table, value) for (value,) in self.query(
                 'SELECT %s FROM %s WHERE instance_id = ?' % (what, table),
                 (instance['id'],))]
+        return found
+
+    def _libvirt_leftovers(self, conn, instance):
+        found = []
+        names = [d.name() for d in conn.listAllDomains()]
+        if 'instance-%s' % instance['id'] in names:
+            found.append('domain instance-%s' % instance['id'])
+        for pool in conn.listAllStoragePools():
+            if pool.name().startswith(self.prefix) and pool.isActive():
+                pool.refresh(0)
+                found += ['volume %s in %s' % (v, pool.name())
+                          for v in pool.listVolumes() if instance['id'] in v
+                          or any(vol['id'] in v for vol in instance['volumes'])]
+        for net in conn.listAllNetworks():
+            if net.name().startswith(self.prefix):
+                xml = net.XMLDesc(0)
+                found += ['DHCP entry %s' % addr['mac'] for addr in
+                          instance['addresses'] if addr['mac'] in xml]
+                if "name='%s'" % instance['name'].lower() in xml:
+                    found.append('DHCP entry named %s' % instance['name'])
         return found
 
     @property
@@ -187,25 +202,30 @@ class Cloud:
 
     def destroy_everything(self):
         """Safety net: remove every libvirt object carrying this cloud's prefix, and
-        every domain whose files lie under its root (its hosts' state_paths)."""
-        conn = _libvirt_connection()
-        try:
-            for dom in domains_mentioning(conn, '%s%s' % (self.root, os.sep)):
-                if dom.isActive():
-                    dom.destroy()
-                dom.undefine()
-            for net in conn.listAllNetworks():
-                if net.name().startswith(self.prefix):
-                    if net.isActive():
-                        net.destroy()
-                    net.undefine()
-            for pool in conn.listAllStoragePools():
-                if pool.name().startswith(self.prefix):
-                    if pool.isActive():
-                        pool.destroy()
-                    pool.undefine()
-        finally:
-            conn.close()
+        every domain whose files lie under its root (its hosts' state_paths), on
+        every hypervisor it may have used."""
+        for conn in self.hypervisors():
+            try:
+                _destroy_on(conn, self.root, self.prefix)
+            finally:
+                conn.close()
+
+
+def _destroy_on(conn, root, prefix):
+    for dom in domains_mentioning(conn, '%s%s' % (root, os.sep)):
+        if dom.isActive():
+            dom.destroy()
+        dom.undefine()
+    for net in conn.listAllNetworks():
+        if net.name().startswith(prefix):
+            if net.isActive():
+                net.destroy()
+            net.undefine()
+    for pool in conn.listAllStoragePools():
+        if pool.name().startswith(prefix):
+            if pool.isActive():
+                pool.destroy()
+            pool.undefine()
 
 
 def build_guest_image():

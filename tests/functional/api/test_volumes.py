@@ -58,10 +58,11 @@ def _disks(http, server_id):
     return _markers(http, server_id).get('disks', '').split()
 
 
-def _domain_disks(server_id):
-    """Source files of the disks in the domain's live and persistent XML."""
+def _domain_disks(server_id, connect=base._libvirt_connection):
+    """Source files of the disks in the domain's live and persistent XML (on the
+    hypervisor ``connect()`` opens: this machine's by default)."""
     import libvirt
-    conn = base._libvirt_connection()
+    conn = connect()
     try:
         domain = conn.lookupByUUIDString(server_id)
         return {xml_source for flags in (0, libvirt.VIR_DOMAIN_XML_INACTIVE)

@@ -1,9 +1,12 @@
 """A private distributed deployment on this machine's real services, driven by the CLI.
 
 See tests/deployment.py: its own PostgreSQL database, RabbitMQ exchange and topics,
-Redis jobboard namespace, and the real daemons; guests on the real libvirtd. The CLI
-reaches it as a client does, through provisioner-api (OS_AUTH_URL); only the
-operator's commands (db-sync, bootstrap, audit, host teardown) use the deployment's
+Redis jobboard namespace, and the real daemons. Each worker runs inside a hypervisor
+host of its own (tools/hosts: a network, mount and pid namespace with its own
+libvirtd, on an underlay of the hosts'), and reaches RabbitMQ and provisioner-api
+over that underlay; engines and the API run on this machine. The CLI reaches the
+cloud as a client does, through provisioner-api (OS_AUTH_URL); only the operator's
+commands (db-sync, bootstrap, audit, host teardown) use the deployment's
 configuration directly. Everything is removed at the end.
 """
 
@@ -13,14 +16,18 @@ import pathlib
 import secrets
 import shutil
 import time
+import urllib.parse
 
+import libvirt
 import pytest
 
 from tests import deployment
 from tests.functional import conftest as base
+from tests import hosts as nshosts
 from tests import netutil
 
 MAIN_ENGINE = 'func-engine-main'
+WORKERS = ('func-worker-a', 'func-worker-b')
 
 
 # The operator's commands: they act where the database configuration is.
@@ -30,12 +37,13 @@ OPERATOR_COMMANDS = ('db-sync', 'bootstrap', 'token-keys', 'audit', 'host teardo
 class DistributedCloud(base.Cloud):
     """provisioner-api, engines and workers as daemons; the CLI talks to the API."""
 
-    def __init__(self, root, cidr):
+    def __init__(self, root, cidr, hosts):
         super().__init__(root, cidr)
+        self.namespace_hosts = hosts
         try:
             self.deployment = deployment.Deployment(root, self.state_path,
                                                     'qemu:///system', self.prefix,
-                                                    env=self.env)
+                                                    env=self.env, hosts=hosts)
         except (deployment.Unavailable, ImportError) as exc:
             pytest.skip(str(exc))
         self.config_file = self.deployment.config_file
@@ -48,6 +56,16 @@ class DistributedCloud(base.Cloud):
 
     def query(self, sql, params=()):
         return self.deployment.query(sql, params)
+
+    def hypervisor(self, host=None):
+        """A connection to the libvirtd of the namespace host ``host`` (a worker's
+        name) runs in; this machine's without a host."""
+        if host is None:
+            return super().hypervisor()
+        return libvirt.open(self.deployment.place(host).libvirt_uri)
+
+    def hypervisors(self):
+        return [self.hypervisor(worker) for worker in WORKERS]
 
     def serve(self):
         """Start provisioner-api (it also serves images to the workers): from now on
@@ -82,25 +100,33 @@ class DistributedCloud(base.Cloud):
 @pytest.fixture(scope='session')
 def dcloud(guest_image):
     base._libvirt_connection().close()
+    try:
+        nshosts.check_available()
+    except nshosts.Unavailable as exc:
+        pytest.skip(str(exc))
     root = pathlib.Path('/var/lib') / ('provisioner-test-%s' % secrets.token_hex(4))
     root.mkdir(mode=0o755)
+    rabbit_port = urllib.parse.urlsplit(deployment.RABBIT_URL).port or 5672
     cloud = None
     try:
-        cloud = DistributedCloud(root, netutil.free_cidr())
-        cloud.cli('db-sync')
-        cloud.bootstrap()
-        cloud.serve()  # the clients' door; workers fetch images from it over HTTP
-        cloud.seed_catalog(guest_image)
-        for host in ('func-worker-a', 'func-worker-b'):
-            cloud.start('worker', host)
-        yield cloud
-        cloud.ensure_engine()
-        for inst in json.loads(cloud.cli('list', '--format', 'json').stdout):
-            cloud.cli('delete', inst['id'], check=False)
+        with nshosts.namespace_hosts(len(WORKERS), relay=(rabbit_port,)) as hosts:
+            try:
+                cloud = DistributedCloud(root, netutil.free_cidr(), hosts)
+                cloud.cli('db-sync')
+                cloud.bootstrap()
+                cloud.serve()  # the clients' door; workers fetch images from it
+                cloud.seed_catalog(guest_image)
+                for host in WORKERS:
+                    cloud.start('worker', host)
+                yield cloud
+                cloud.ensure_engine()
+                for inst in json.loads(cloud.cli('list', '--format', 'json').stdout):
+                    cloud.cli('delete', inst['id'], check=False)
+            finally:
+                if cloud is not None:
+                    cloud.deployment.destroy(os.environ.get('PROVISIONER_TEST_LOG_DIR'))
+                    cloud.destroy_everything()
     finally:
-        if cloud is not None:
-            cloud.deployment.destroy(os.environ.get('PROVISIONER_TEST_LOG_DIR'))
-            cloud.destroy_everything()
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -149,7 +149,8 @@ def test_volume_attach_detach_and_an_engine_killed_during_an_attach(dapi):
                             '--network', 'net1', 'dapi-vol')['id']
     volume = openstack.json('volume', 'create', '--size', '1', 'dapi-vol')['id']
     in_xml = lambda: any('volume-%s' % volume in disk  # noqa: E731
-                         for disk in volumes._domain_disks(server))
+                         for disk in volumes._domain_disks(server, lambda: (
+                             cloud.hypervisor(_host_of(cloud, server)))))
     try:
         volumes._wait('the guest to boot', lambda: 'ready' in volumes._markers(
             http, server), timeout=base.CONSOLE_TIMEOUT)
@@ -192,14 +193,16 @@ def test_volume_attach_detach_and_an_engine_killed_during_an_attach(dapi):
         openstack.run('volume', 'delete', volume, check=False)
 
 
-def _libvirt_networks_of(network_id):
+def _libvirt_networks_of(cloud, network_id):
     """{name: XML} of the libvirt networks made for the network (on any host)."""
-    conn = base._libvirt_connection()
-    try:
-        return {n.name(): n.XMLDesc(0) for n in conn.listAllNetworks()
-                if network_id in n.name()}
-    finally:
-        conn.close()
+    found = {}
+    for conn in cloud.hypervisors():
+        try:
+            found.update((n.name(), n.XMLDesc(0)) for n in conn.listAllNetworks()
+                         if network_id in n.name())
+        finally:
+            conn.close()
+    return found
 
 
 def test_a_port_made_first_gives_a_boot_exactly_its_address(dapi):
@@ -229,7 +232,7 @@ def test_a_port_made_first_gives_a_boot_exactly_its_address(dapi):
         assert openstack.wait_for_console(server['id'])['ip'] == wanted
         assert openstack.json('port', 'show', port['id'])['device_id'] == server['id']
         # The host made the subnet's network on first use, DNS server included.
-        [xml] = _libvirt_networks_of(net['id']).values()
+        [xml] = _libvirt_networks_of(dapi.cloud, net['id']).values()
         assert 'dhcp-option=6,192.0.2.53' in xml and port['mac_address'] in xml
         openstack.run('server', 'delete', '--wait', server['id'])
         kept = openstack.json('port', 'show', port['id'])
@@ -239,7 +242,7 @@ def test_a_port_made_first_gives_a_boot_exactly_its_address(dapi):
         openstack.run('subnet', 'delete', subnet['id'])
         openstack.run('network', 'delete', net['id'])
         assert 'dapi-net' not in openstack.run('network', 'list').stdout
-        assert _libvirt_networks_of(net['id']) == {}
+        assert _libvirt_networks_of(dapi.cloud, net['id']) == {}
         assert dapi.cloud.query('SELECT id FROM ports WHERE network_id = ?',
                                 (net['id'],)) == []
     finally:

@@ -7,15 +7,14 @@ service user, into its own image cache, verified by its sha256.
 
 import shutil
 
-from tests.functional import conftest as base
 from tests.functional.distributed import test_distributed_api as distributed_api
 
 # The API in distributed mode, two engines and the client machine's settings.
 dapi = distributed_api.dapi
 
 
-def _domain_xml(server_id):
-    conn = base._libvirt_connection()
+def _domain_xml(cloud, host, server_id):
+    conn = cloud.hypervisor(host)
     try:
         return conn.lookupByName('instance-%s' % server_id).XMLDesc(0)
     finally:
@@ -56,7 +55,8 @@ def test_an_uploaded_disk_boots_on_each_host_downloaded_over_http(dapi, guest_di
             assert server['status'] == 'ACTIVE'
             guest = openstack.wait_for_console(server['id'])
             assert guest['uuid'] == server['id']
-            assert '<kernel>' not in _domain_xml(server['id'])  # booted from the disk
+            # Booted from the disk.
+            assert '<kernel>' not in _domain_xml(cloud, host, server['id'])
             with open(cloud.log_path(host), 'rb') as log:
                 log.seek(since[host])
                 lines = log.read().decode(errors='replace')
