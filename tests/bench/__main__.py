@@ -15,6 +15,7 @@ import traceback
 
 from tests.bench import api
 from tests.bench import distributed
+from tests.bench import engine_memory
 from tests.bench import flow_overhead
 from tests.bench import images
 from tests.bench import memory
@@ -26,7 +27,7 @@ from tests.bench import startup
 BENCHES = {'flow': flow_overhead.run, 'real': real_boot.run,
            'scheduler': scheduler.run, 'distributed': distributed.run,
            'api': api.run, 'images': images.run, 'memory': memory.run,
-           'startup': startup.run}
+           'engine-memory': engine_memory.run, 'startup': startup.run}
 
 
 def main(argv):

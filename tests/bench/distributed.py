@@ -53,7 +53,9 @@ def _cli(dep, *args):
                    check=True, env=env, cwd=deployment.REPO, capture_output=True)
 
 
-def _prepare(dep, root):
+def _prepare(dep, root, engine_module=None):
+    """The catalog, quotas, two engines (``engine_module``: run instead of
+    provisioner.cmd.engine) and two test:/// workers."""
     kernel = root / 'state' / 'import' / 'vmlinuz'  # the default image directory
     kernel.parent.mkdir(mode=0o750, parents=True, exist_ok=True)
     kernel.write_bytes(b'kernel')
@@ -73,7 +75,7 @@ def _prepare(dep, root):
     _cli(dep, 'quota', 'set', '--instances', 10000, '--vcpus', 10000, '--ram', 10 ** 7,
          '--volumes-gib', 10 ** 6)
     for host in ENGINES:
-        dep.start('engine', host, ENGINE_CONF)
+        dep.start('engine', host, ENGINE_CONF, module=engine_module)
     for host in WORKERS:
         node = root / ('%s.xml' % host)
         node.write_text('<node/>')

@@ -1,0 +1,100 @@
+"""The distributed engines' RSS over thousands of boots, and what grows (issue 21).
+
+Two engines (tests/bench/traced_engine.py: the real daemon with tracemalloc on) and
+two test:/// workers, as tests/bench/distributed.py runs them, take waves of WAVE
+boots through provisioner-api; each wave is deleted once it is active, as instances
+come and go in a long-lived cloud. Each engine's RSS (VmRSS) is read after every
+wave. After WARM_UP waves (the bounded caches are full) each engine takes its
+tracemalloc baseline; at the end it writes the allocations alive that were made
+since, by line: "flat beyond caches with a bound", or the lines that keep growing.
+
+Levelled: an engine's RSS grew by less than LEVEL_MIB over the second half of the
+waves. tracemalloc slows the engines: boots/s here are not the throughput figure.
+"""
+
+import os
+import pathlib
+import signal
+import tempfile
+import time
+import traceback
+import uuid
+
+from tests.bench import distributed
+from tests import deployment
+
+WAVE = 100
+WAVES = 24
+WARM_UP = 4
+LEVEL_MIB = 3.0
+TRACED = 'tests.bench.traced_engine'
+
+
+def _wave(dep, api, session, number):
+    names = ['mem%d-%d-%s' % (number, n, uuid.uuid4().hex[:4]) for n in range(WAVE)]
+    ids = [api.create_instance(name, 'pico', 'guest', ['net1']) for name in names]
+    states = distributed._wait_done(dep, ids)
+    for instance_id in ids:
+        session.delete('compute', '/servers/%s' % instance_id)
+    deadline = time.monotonic() + 600
+    while dep.query("SELECT count(*) FROM instances WHERE id = ANY(?) AND vm_state "
+                    "!= 'deleted'", (ids,))[0][0]:
+        if time.monotonic() > deadline:
+            raise RuntimeError('wave %d not deleted in 600 s' % number)
+        time.sleep(0.2)
+    return states
+
+
+def _signal_engines(dep):
+    for host in distributed.ENGINES:
+        os.kill(dep.processes[host].pid, signal.SIGUSR1)
+    time.sleep(5)  # a snapshot of a traced heap takes a few seconds
+
+
+def run():
+    root = pathlib.Path(tempfile.mkdtemp(prefix='provisioner-bench-mem-'))
+    try:
+        dep = deployment.Deployment(root, root / 'state', 'test:///default', 'pbm')
+    except (deployment.Unavailable, ImportError) as exc:
+        print('skipped: %s' % exc)
+        return {'skipped': str(exc)}
+    traces = root / 'traces'
+    traces.mkdir()
+    dep.env['PROVISIONER_BENCH_TRACES'] = str(traces)
+    figures = {'rss': []}
+    try:
+        distributed._prepare(dep, root, engine_module=TRACED)
+        api = distributed._client(dep)
+        session = api._session
+        for number in range(WAVES):
+            started = time.monotonic()
+            states = _wave(dep, api, session, number)
+            rss = distributed._engine_rss_mib(dep)
+            figures['rss'].append({'boots': (number + 1) * WAVE, 'mib': rss})
+            print('%5d boots (and deletes): wave in %.0f s, end states %s; engine RSS %s'
+                  % ((number + 1) * WAVE, time.monotonic() - started, states,
+                     ', '.join('%s %.1f MiB' % kv for kv in sorted(rss.items()))),
+                  flush=True)
+            if number + 1 == WARM_UP:
+                _signal_engines(dep)
+        _signal_engines(dep)
+        half = figures['rss'][len(figures['rss']) // 2]['mib']
+        last = figures['rss'][-1]['mib']
+        figures['growth_second_half_mib'] = {h: last[h] - half[h] for h in last}
+        figures['levelled'] = all(g < LEVEL_MIB
+                                  for g in figures['growth_second_half_mib'].values())
+        print('RSS growth over the second half (%d boots): %s -> %s'
+              % (WAVES // 2 * WAVE, ', '.join(
+                  '%s %+.1f MiB' % kv for kv in sorted(
+                      figures['growth_second_half_mib'].items())),
+                 'levelled' if figures['levelled'] else 'NOT levelled'), flush=True)
+        for trace in sorted(traces.glob('*.txt')):
+            print('tracemalloc of engine pid %s:\n%s' % (trace.stem, trace.read_text()))
+    except Exception as exc:
+        traceback.print_exc()
+        figures['error'] = '%s: %s' % (type(exc).__name__, exc)
+    finally:
+        dep.destroy(os.environ.get('PROVISIONER_BENCH_LOG_DIR'))
+        import shutil
+        shutil.rmtree(root, ignore_errors=True)
+    return figures
