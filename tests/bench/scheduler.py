@@ -107,10 +107,10 @@ def _run_on(label, connection, many_hosts=False):
             identity.bootstrap('admin', 'bench', 'admin')
             api = compute_api.ComputeAPI(identity.validate(
                 identity.authenticate('admin', 'bench', 'admin')))
-        from provisioner.compute import quotas
+        from provisioner.quota import counters
         from provisioner.catalog import images, networks
         from provisioner import virt
-        quotas.set_limits(api.context.project_id, instances=-1, vcpus=-1, ram_mib=-1)
+        counters.set_limits(api.context.project_id, instances=-1, vcpus=-1, ram_mib=-1)
         kernel = root / 'vmlinuz'
         kernel.write_bytes(b'k')
         images.create('guest', kernel=str(kernel))

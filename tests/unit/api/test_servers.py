@@ -15,7 +15,7 @@ from provisioner.api import app
 from provisioner.api import dispatcher
 from provisioner.catalog import flavors
 from provisioner.catalog import images
-from provisioner.catalog import networks
+from provisioner.network import shared as networks
 from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.db import models
