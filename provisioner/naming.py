@@ -1,5 +1,7 @@
-"""Deterministic names: a step re-run after a crash, or its revert, finds what it made."""
+"""Deterministic names: a step re-run after a crash, or its revert, finds what it made;
+and the names a guest is given from its instance's."""
 
+import re
 import uuid
 
 
@@ -14,3 +16,10 @@ def volume_id(instance_id, index):
 def boot_volume_id(instance_id):
     """The volume a boot from volume makes for the server's root disk."""
     return str(uuid.uuid5(uuid.UUID(instance_id), 'boot-volume'))
+
+
+def hostname(instance_name):
+    """The guest's hostname: the instance name folded to an RFC 1123 label (the
+    config drive gives it to the guest; Nova's API shows it to admins)."""
+    label = re.sub(r'[^a-z0-9-]', '-', instance_name.lower()).strip('-')
+    return label[:63] or 'instance'

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Fail when the top-level areas of provisioner import each other in a cycle or
-cross a declared wall.
+"""Fail when the top-level areas of provisioner import each other in a cycle, when
+the modules of one area do, or when an import crosses a declared wall.
 
 An area is ``provisioner.<subpackage or module>`` or the ``flows`` package. Every
 import counts, at module level or inside a function: a lazy import is still a
@@ -35,6 +35,9 @@ ALLOWED = {
 # Edges of the cycles that remain, each to be removed (issue 13 item 7): ignored when
 # looking for cycles so that no NEW cycle can form, and listed at every run.
 KNOWN_CYCLE_EDGES = (
+)
+# The same for the cycles between modules of one area (module_cycles).
+KNOWN_MODULE_CYCLE_EDGES = (
 )
 
 
@@ -172,6 +175,35 @@ def _one_cycle(component, successors):
     return component
 
 
+def module_cycles(root, packages=PACKAGES, known=KNOWN_MODULE_CYCLE_EDGES):
+    """Lines naming each import cycle between the modules of one area (empty when
+    there is none): a circle inside an area hides the order its modules build on
+    each other as surely as one between areas does. ``known``: (module, module)
+    edges left out, each to be removed."""
+    successors, sites = {}, {}
+    for path in _source_files(root, packages):
+        module = _module_name(root, path)
+        area = area_of(module, packages)
+        for imported, line in _imported_modules(root, path, module):
+            if imported == module or area_of(imported, packages) != area \
+                    or (module, imported) in known:
+                continue
+            successors.setdefault(module, set()).add(imported)
+            sites.setdefault((module, imported), (os.path.relpath(path, root), line))
+    found = []
+    for component in _strongly_connected(successors, successors):
+        cycle = _one_cycle(component, successors)
+        found.append('cycle inside %s: %s' % (area_of(cycle[0], packages),
+                                               ' -> '.join(cycle)))
+        for source, target in zip(cycle, cycle[1:]):
+            path, line = sites[(source, target)]
+            found.append('    %s:%d imports %s' % (path, line, target))
+        if len(component) > len(cycle) - 1:
+            found.append('    (a circle of %d modules: %s)'
+                         % (len(component), ', '.join(component)))
+    return found
+
+
 def problems(root, packages=PACKAGES, forbidden=None, allowed=None,
              known_cycles=KNOWN_CYCLE_EDGES):
     """Human-readable lines, one per cycle or wall crossing (empty when clean)."""
@@ -197,6 +229,7 @@ def problems(root, packages=PACKAGES, forbidden=None, allowed=None,
             for path, line, imported in sites:
                 found.append('wall: %s must not import %s (%s:%d imports %s)'
                              % (source, target, path, line, imported))
+    found.extend(module_cycles(root, packages))
     return found
 
 
@@ -204,7 +237,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     root = argv[0] if argv else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     found = problems(root)
-    for source, target in KNOWN_CYCLE_EDGES:
+    for source, target in KNOWN_CYCLE_EDGES + KNOWN_MODULE_CYCLE_EDGES:
         print('known cycle edge, to be removed: %s -> %s' % (source, target))
     for line in found:
         print(line)

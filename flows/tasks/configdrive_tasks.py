@@ -4,16 +4,16 @@ import base64
 import ipaddress
 
 from provisioner.compute import instances
+from provisioner import naming
 
 from flows import constants
 from flows.host import configdrive_steps
 from flows.tasks import base
-from flows.tasks import network_tasks
 
 
 def meta_data(req):
     data = {'uuid': req.id, 'name': req.name,
-            'hostname': network_tasks.hostname(req.name),
+            'hostname': naming.hostname(req.name),
             'project_id': req.project_id, 'launch_index': 0,
             'availability_zone': req.availability_zone or 'nova',
             'meta': dict(req.properties)}

@@ -1,10 +1,10 @@
 """Steps that give the instance its addresses (documented steps 22-24)."""
 
 import logging
-import re
 
 from provisioner.compute import instances
 from provisioner.compute import states
+from provisioner import naming
 from provisioner.network import ipam
 
 from flows import constants
@@ -12,12 +12,6 @@ from flows.host import network_steps
 from flows.tasks import base
 
 LOG = logging.getLogger(__name__)
-
-
-def hostname(instance_name):
-    """The guest's hostname: the instance name folded to an RFC 1123 label."""
-    label = re.sub(r'[^a-z0-9-]', '-', instance_name.lower()).strip('-')
-    return label[:63] or 'instance'
 
 
 class AllocatePorts(base.ProvisionerTask):
@@ -58,7 +52,7 @@ class ReserveDhcp(base.HostTask):
 
     def build_payload(self, instance_id, ports):
         return network_steps.DhcpPayload(
-            instance_id, ports, hostname(instances.build_request(instance_id).name))
+            instance_id, ports, naming.hostname(instances.build_request(instance_id).name))
 
     def build_undo_payload(self, instance_id, ports=None):
         # The ports argument first, not the database: a revert replayed late (its

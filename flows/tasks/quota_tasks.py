@@ -2,7 +2,7 @@
 
 import logging
 
-from provisioner.compute import quotas
+from provisioner.quota import counters
 
 from flows.tasks import base
 
@@ -20,11 +20,11 @@ class HoldQuota(base.ProvisionerTask):
 
     def revert(self, instance_id, *args, **kwargs):
         LOG.warning('Releasing the quota of instance %s', instance_id)
-        base.undo('release quota', quotas.release, instance_id)
+        base.undo('release quota', counters.release, instance_id)
 
 
 class ReleaseQuota(base.ProvisionerTask):
     """Give a deleted instance's quota back to its project."""
 
     def execute(self, instance_id):
-        quotas.release(instance_id)
+        counters.release(instance_id)

@@ -11,7 +11,7 @@ import logging
 from taskflow import retry
 
 from provisioner.compute import instances
-from provisioner.compute import quotas
+from provisioner.quota import counters
 from provisioner.compute import states
 from provisioner import exception
 
@@ -23,7 +23,7 @@ LOG = logging.getLogger(__name__)
 # Bad requests and bad images fail the same way everywhere; NoValidHost means no
 # other host is left. InjectedFault is a test's "fail here", wherever here is.
 NOT_RESCHEDULABLE = (exception.Invalid, exception.ImageInvalid, exception.NotFound,
-                     exception.NoValidHost, exception.InjectedFault, quotas.OverQuota)
+                     exception.NoValidHost, exception.InjectedFault, counters.OverQuota)
 
 
 def _reschedulable(failures):

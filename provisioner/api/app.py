@@ -27,11 +27,6 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
-def public_base_url(req):
-    """The externally reachable base URL: [api] public_url, else the request's own."""
-    return (CONF.api.public_url or req.host_url).rstrip('/')
-
-
 class Application:
     """Dispatch by path prefix to the service mounted there.
 
@@ -86,8 +81,7 @@ class Application:
                 LOG.exception('%s %s failed', req.method, req.path)
             else:
                 LOG.info('%s %s: %d %s', req.method, req.path, status, message)
-            response = service.error_response(status, message,
-                                              getattr(exc, 'headers', None))
+            response = service.error_response(exc)
         else:
             LOG.info('%s %s: %s', req.method, req.path_qs, response.status_code)
         service.after(req, response)
@@ -123,7 +117,7 @@ def build_app(deployment, extra=None):
     ``extra`` mounts ({prefix: service}): provisioner-api adds the dashboard, which is
     built on this package and so is handed in. Services are imported here: CLI
     start-up."""
-    from provisioner.api.compute import service as compute
+    from provisioner.api import compute
     from provisioner.api import identity as identity_api
     from provisioner.api import image
     from provisioner.api import network

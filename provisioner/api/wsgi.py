@@ -1,11 +1,15 @@
 """The small WSGI toolkit every service of provisioner-api is built from.
 
 A ``Service`` is one OpenStack service (identity, compute, image, network, volume):
-a router of ``(method, path pattern) -> handler`` and the error body format of the
-real service, since each client parses its own service's errors. A handler takes
-the Request and the path's parameters and returns a Response (``json_response``)
-or raises: ``HTTPError`` for protocol faults, or provisioner's own exceptions,
-which map to statuses in one place (``STATUS_OF``), as Nova's ``Fault`` does.
+a router of ``(method, path pattern) -> handler``, its microversions if it has
+any, and the error body format of the real service, since each client parses its
+own service's errors. Every service is a package ``provisioner.api.<service>``
+shaped alike: controller modules whose handlers are marked with ``@route``, its
+request ``schemas`` and its ``views``; its ``__init__`` makes ``SERVICE`` from
+the controllers. A handler takes the Request and the path's parameters and returns
+a Response (``json_response``) or raises: ``HTTPError`` for protocol faults, or
+provisioner's own exceptions, which map to statuses in one place (``STATUS_OF``),
+as Nova's ``Fault`` does.
 """
 
 import dataclasses
@@ -142,7 +146,7 @@ def _compile(pattern):
     return re.compile('^%s/?$' % regex)
 
 
-def nova_fault(status, message):
+def nova_fault(status, message, exc=None):
     """Nova's and Cinder's error body: {"itemNotFound": {"code": 404, "message"}}."""
     names = {400: 'badRequest', 401: 'unauthorized', 403: 'forbidden',
              404: 'itemNotFound', 405: 'badMethod', 409: 'conflictingRequest',
@@ -151,29 +155,47 @@ def nova_fault(status, message):
     return {names.get(status, 'computeFault'): {'code': status, 'message': message}}
 
 
-class Service:
-    """One OpenStack service under its path prefix: routes plus its error format."""
+def route(method, pattern, public=False):
+    """Decorator: the handler serves ``method pattern`` (relative to its service's
+    prefix; ``public``: without a token). A Service collects its controllers'
+    handlers so marked, in the order they are defined (``/servers/detail`` before
+    ``/servers/{server_id}``)."""
+    def mark(handler):
+        handler.__dict__.setdefault('routes', []).append((method, pattern, public))
+        return handler
+    return mark
 
-    def __init__(self, name, fault=nova_fault):
+
+class Service:
+    """One OpenStack service under its path prefix: the routes of its controllers,
+    its microversions (a provisioner.api.microversions.Microversions, or None) and
+    its error format: ``fault(status, message, exc)`` -> the error body."""
+
+    def __init__(self, name, controllers=(), fault=nova_fault, microversions=None):
         self.name = name
         self.fault = fault
+        self.microversions = microversions
         self.routes = []
+        for controller in controllers:
+            self.add_controller(controller)
 
     def before(self, req):
-        """Called before the handler (compute negotiates its microversion here)."""
+        """Called before the handler: the request's microversion is negotiated."""
+        if self.microversions is not None:
+            req.api_version = self.microversions.negotiate(req)
 
     def after(self, req, response):
-        """Called with every response, errors included (headers to echo)."""
+        """Called with every response, errors included: the version served."""
+        if self.microversions is not None:
+            response.headers.update(self.microversions.headers(req.api_version))
 
-    def route(self, method, pattern, public=False):
-        """Decorator: serve ``method pattern`` (relative to the prefix) with it."""
-        def register(handler):
-            self.add(method, pattern, handler, public)
-            return handler
-        return register
-
-    def add(self, method, pattern, handler, public=False):
-        self.routes.append(Route(method, _compile(pattern), handler, public))
+    def add_controller(self, module):
+        """Serve every handler of ``module`` marked with ``@route``."""
+        for handler in vars(module).values():
+            if getattr(handler, '__module__', None) != module.__name__:
+                continue  # imported from elsewhere: served by its own controller
+            for method, pattern, public in getattr(handler, 'routes', ()):
+                self.routes.append(Route(method, _compile(pattern), handler, public))
 
     def match(self, method, path):
         """(route, params) for the request; HTTPError 404/405 when none fits."""
@@ -191,5 +213,8 @@ class Service:
                             headers={'Allow': ', '.join(sorted(set(allowed)))})
         raise HTTPError(404, 'The resource could not be found.')
 
-    def error_response(self, status, message, headers=None):
-        return json_response(self.fault(status, message), status, headers)
+    def error_response(self, exc):
+        """The response to what a handler raised, in this service's error format."""
+        status, message = status_of(exc)
+        return json_response(self.fault(status, message, exc), status,
+                             getattr(exc, 'headers', None))

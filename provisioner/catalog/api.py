@@ -1,18 +1,23 @@
-"""The catalog API: flavors, images, networks and hosts on behalf of one caller.
+"""The catalog API: flavors, images and hosts on behalf of one caller, and networks.
 
 Every call is authorized here (``<resource>:<action>`` rules), so the CLI and the
 engine's RPC endpoint enforce the same policy; the resource modules below stay
-policy-free.
+policy-free. Networks are provisioner.network's: the CLI's network commands call
+the same functions as the network API (which check the caller themselves).
 """
+
+import functools
 
 from provisioner.catalog import flavors
 from provisioner.catalog import hosts
 from provisioner.catalog import images
-from provisioner.catalog import networks
 from provisioner.conf import CONF
+from provisioner.maintenance import networks as maintenance_networks
+from provisioner.network import service as networks
+from provisioner.network import shared as shared_networks
 from provisioner import policy
 
-_MODULES = {'flavor': flavors, 'image': images, 'network': networks, 'host': hosts}
+_MODULES = {'flavor': flavors, 'image': images, 'host': hosts}
 
 
 class CatalogAPI:
@@ -41,9 +46,11 @@ class CatalogAPI:
     def create_network(self, name, cidr, **fields):
         """A shared network with its subnet (the operator's: admin)."""
         self._authorize('network', 'create:shared')
-        return networks.create(self.driver, name, cidr, **fields)
+        return shared_networks.create(self.driver, name, cidr, **fields)
 
     def list(self, resource):
+        if resource == 'network':
+            return networks.list_networks(self.context)
         self._authorize(resource, 'list')
         if resource == 'host' and self.driver is not None:
             hosts.report_capacity(CONF.host, self.driver.capacity())
@@ -52,6 +59,8 @@ class CatalogAPI:
         return _MODULES[resource].list_all()
 
     def show(self, resource, name_or_id):
+        if resource == 'network':
+            return networks.find_network(self.context, name_or_id)
         self._authorize(resource, 'show')
         if resource == 'image':
             return images.show_visible(self.context, name_or_id)
@@ -60,9 +69,11 @@ class CatalogAPI:
     def delete(self, resource, name_or_id):
         if resource == 'image':
             return images.delete(self._own_image('delete', name_or_id)['id'])
-        self._authorize(resource, 'delete')
         if resource == 'network':
-            return networks.delete(self.driver, name_or_id)
+            net = networks.find_network(self.context, name_or_id)
+            return networks.delete_network(self.context, net['id'], functools.partial(
+                maintenance_networks.unplug, self.driver))
+        self._authorize(resource, 'delete')
         return _MODULES[resource].delete(name_or_id)
 
     # -- images of the image API: the rules are Glance's (images.py has the rest) --

@@ -14,11 +14,19 @@ from provisioner.catalog import common
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
-from provisioner import exception
+from provisioner import schemas
 from provisioner import validation
 
 KIND = 'Host'
 _RATIOS = ('cpu_allocation_ratio', 'ram_allocation_ratio', 'disk_allocation_ratio')
+_RATIO = {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 1000,
+          'errorMessage': '{label} must be above 0 and at most 1000, not {value}'}
+UPDATE = schemas.request('host update', dict(
+    {ratio: schemas.titled(_RATIO, ratio) for ratio in _RATIOS},
+    enabled={'type': 'boolean', 'title': 'enabled',
+             'errorMessage': 'enabled must be true or false, not {value!r}'},
+    disabled_reason=schemas.titled(schemas.DESCRIPTION, 'disabled reason'),
+    availability_zone=schemas.titled(schemas.NAME, 'availability zone')))
 
 
 def report_capacity(name, capacity, availability_zone=None):
@@ -77,21 +85,14 @@ def show(name_or_id):
 def update(name_or_id, enabled=None, disabled_reason=None, availability_zone=None,
            **ratios):
     """Enable/disable a host, move it to a zone, or set its allocation ratios."""
-    values = {}
+    checked = validation.check(dict(ratios, enabled=enabled,
+                                    disabled_reason=disabled_reason,
+                                    availability_zone=availability_zone), UPDATE)
+    values = {key: value for key, value in checked.items()
+              if key not in ('enabled', 'disabled_reason')}
     if enabled is not None:
         values['enabled'] = enabled
         values['disabled_reason'] = None if enabled else disabled_reason
-    if availability_zone is not None:
-        values['availability_zone'] = validation.name(availability_zone,
-                                                      'availability zone')
-    for ratio, value in ratios.items():
-        if ratio not in _RATIOS:
-            raise TypeError(ratio)
-        if value is not None:
-            if not 0 < value <= 1000:
-                raise exception.Invalid(reason='%s must be above 0 and at most 1000, '
-                                               'not %s' % (ratio, value))
-            values[ratio] = value
     with db_api.transaction() as session:
         row = common.find(session, models.Host, name_or_id, KIND)
         if values:

@@ -25,6 +25,7 @@ from provisioner.image import cache as image_cache
 from provisioner.image import store
 from provisioner import exception
 from provisioner import schemas
+from provisioner import validation
 
 KIND = 'Image'
 _QCOW2_MAGIC = b'QFI\xfb'
@@ -37,11 +38,11 @@ def detect_format(path):
 
 def create(name, file=None, kernel=None, ramdisk=None, disk_format=None, cmdline=None,
            arch=None, hypervisor_type=None, min_ram_mib=0, min_disk_gib=0):
-    request = schemas.validate(schemas.IMAGE_CREATE, {
+    validation.check({
         'name': name, 'file': file, 'kernel': kernel, 'ramdisk': ramdisk,
         'disk_format': disk_format, 'cmdline': cmdline, 'arch': arch,
         'hypervisor_type': hypervisor_type, 'min_ram_mib': min_ram_mib,
-        'min_disk_gib': min_disk_gib})
+        'min_disk_gib': min_disk_gib}, schemas.IMAGE_CREATE)
     if not file and not kernel:
         raise exception.Invalid(reason='an image needs --file (a disk image) or '
                                        '--kernel (with --ramdisk) for direct kernel boot')
@@ -49,12 +50,11 @@ def create(name, file=None, kernel=None, ramdisk=None, disk_format=None, cmdline
         raise exception.Invalid(reason='--ramdisk needs --kernel')
     row = models.Image(id=str(uuid.uuid4()), name=name, cmdline=cmdline, size_bytes=0,
                        arch=arch, hypervisor_type=hypervisor_type,
-                       min_ram_mib=request['min_ram_mib'] or 0,
-                       min_disk_gib=request['min_disk_gib'] or 0)
-    for kind, path in (('disk', request['file']), ('kernel', request['kernel']),
-                       ('ramdisk', request['ramdisk'])):
+                       min_ram_mib=min_ram_mib or 0, min_disk_gib=min_disk_gib or 0)
+    for kind, path in (('disk', file), ('kernel', kernel), ('ramdisk', ramdisk)):
         if path is None:
             continue
+        path = os.path.realpath(path)  # what was checked: the file, not a link to it
         setattr(row, '%s_path' % kind, path)
         setattr(row, '%s_sha256' % kind, image_cache.file_sha256(path))
         row.size_bytes += os.path.getsize(path)
@@ -133,74 +133,71 @@ def check_bootable(context, image_row):
                                        % (image['name'], image['status'], image['id']))
 
 
-def _check_property(key, value):
-    if not isinstance(key, str) or not 0 < len(key) <= _MAX_KEY:
-        raise exception.Invalid(reason='property names are strings of 1 to %d '
-                                       'characters' % _MAX_KEY)
-    if not isinstance(value, str) or len(value) > _MAX_VALUE:
-        raise exception.Invalid(reason='property %s must be a string of at most %d '
-                                       'characters' % (key, _MAX_VALUE))
-
-
-def _checked_tags(tags):
-    """Glance's tag rules: strings of 1 to 255 characters, at most 128, no repeats."""
-    if tags is None:
-        return []
-    if not isinstance(tags, list) or not all(
-            isinstance(t, str) and 0 < len(t) <= _MAX_KEY for t in tags):
-        raise exception.Invalid(reason='tags are a list of strings of 1 to %d '
-                                       'characters' % _MAX_KEY)
-    unique = list(dict.fromkeys(tags))
-    if len(unique) > MAX_TAGS:
-        raise exception.Invalid(reason='an image has at most %d tags' % MAX_TAGS)
-    return unique
+_NON_NEGATIVE = {'type': 'integer', 'minimum': 0,
+                 'errorMessage': '{key} must be a non-negative integer'}
+_TAGS = 'tags are a list of strings of 1 to %d characters' % _MAX_KEY
+# What an image's fields and properties may be set to (None removes a property).
+CHANGES = {
+    'title': 'image update', 'type': 'object',
+    'properties': {
+        'name': schemas.titled(schemas.NAME, 'image name'),
+        'min_ram': _NON_NEGATIVE, 'min_disk': _NON_NEGATIVE,
+        'visibility': schemas.titled(schemas.one_of(*VISIBILITIES), 'visibility'),
+        'protected': {'type': 'boolean',
+                      'errorMessage': 'protected must be true or false'},
+        'disk_format': schemas.titled(schemas.one_of(*DISK_FORMATS), 'disk_format'),
+        'container_format': schemas.titled(schemas.one_of(*CONTAINER_FORMATS),
+                                           'container_format'),
+        # Glance's tag rules: strings of 1 to 255 characters (repeats are dropped).
+        'tags': {'type': ['array', 'null'], 'errorMessage': _TAGS, 'items': {
+            'type': 'string', 'minLength': 1, 'maxLength': _MAX_KEY,
+            'errorMessage': _TAGS}}},
+    'propertyNames': {'minLength': 1, 'maxLength': _MAX_KEY,
+                      'errorMessage': 'property names are strings of 1 to %d '
+                                      'characters' % _MAX_KEY},
+    'additionalProperties': {
+        'type': ['string', 'null'], 'maxLength': _MAX_VALUE,
+        'errorMessage': 'property {key} must be a string of at most %d characters'
+                        % _MAX_VALUE},
+}
 
 
 def _set_fields(row, fields):
-    """Apply checked changes: known fields to columns, the rest as properties.
+    """Apply changes: known fields to columns, the rest as properties.
 
     A value of None removes a property (Glance's "remove" op).
     """
-    properties = dict(row.properties or {})
-    for key, value in fields.items():
+    for key in fields:
         if key in READ_ONLY or str(key).startswith('os_glance'):
             raise exception.Forbidden(reason='attribute %s of an image is read-only'
                                              % key)
+    validation.check(fields, CHANGES, none_is_absent=False)
+    properties = dict(row.properties or {})
+    for key, value in fields.items():
         if key == 'name':
-            row.name = schemas.validate(schemas.IMAGE_CREATE, {'name': value})['name']
+            row.name = value
         elif key in ('min_ram', 'min_disk'):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise exception.Invalid(reason='%s must be a non-negative integer'
-                                               % key)
             setattr(row, 'min_ram_mib' if key == 'min_ram' else 'min_disk_gib', value)
         elif key == 'visibility':
-            if value not in VISIBILITIES:
-                raise exception.Invalid(reason='visibility must be one of %s, not %r'
-                                               % (', '.join(VISIBILITIES), value))
             row.visibility = value
         elif key == 'protected':
-            if not isinstance(value, bool):
-                raise exception.Invalid(reason='protected must be true or false')
             row.protected = value
         elif key in ('disk_format', 'container_format'):
-            allowed = DISK_FORMATS if key == 'disk_format' else CONTAINER_FORMATS
-            if value not in allowed:
-                raise exception.Invalid(reason='%s must be one of %s, not %r'
-                                               % (key, ', '.join(allowed), value))
             if row.status != 'queued' and getattr(row, key) != value:
                 raise exception.Conflict(reason='the %s of image %s cannot change once '
                                                 'it has data' % (key, row.name))
             setattr(row, key, value)
         elif key == 'tags':
-            row.tags = _checked_tags(value) or None
+            tags = list(dict.fromkeys(value or ()))
+            if len(tags) > MAX_TAGS:
+                raise exception.Invalid(reason='an image has at most %d tags'
+                                               % MAX_TAGS)
+            row.tags = tags or None
         elif key in COLUMN_PROPERTIES:
-            if value is not None:
-                _check_property(key, value)
             setattr(row, COLUMN_PROPERTIES[key], value or None)
         elif value is None:
             properties.pop(key, None)
         else:
-            _check_property(key, value)
             properties[key] = value
     if len(properties) > MAX_PROPERTIES:
         raise exception.Invalid(reason='an image has at most %d properties'

@@ -8,7 +8,7 @@ from provisioner.cmd import commands
 from provisioner.cmd import output
 from provisioner import exception
 
-# provisioner.compute.quotas.RESOURCES, without its database: the dests of the
+# provisioner.quota.counters.RESOURCES, without its database: the dests of the
 # "quota set" flags (tests/unit/test_cli_startup.py keeps the two equal).
 QUOTA_RESOURCES = ('instances', 'vcpus', 'ram_mib', 'volumes_gib')
 
@@ -36,7 +36,7 @@ def host_set(args):
 
 def _project_id(context, name, action):
     """The project a quota command targets, if the caller may act on it."""
-    from provisioner.compute import quota_api
+    from provisioner.quota import api as quota_api
     return quota_api.project_id(context, name, action)
 
 
@@ -44,7 +44,7 @@ class _LocalQuotas:
     """Quotas in this host's database, for one caller."""
 
     def __init__(self, context):
-        from provisioner.compute import quota_api
+        from provisioner.quota import api as quota_api
         self._context = context
         self._api = quota_api
 

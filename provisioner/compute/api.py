@@ -20,7 +20,7 @@ from provisioner.compute import boot_volumes
 from provisioner.compute import instances
 from provisioner.compute import listing
 from provisioner.compute import power
-from provisioner.compute import quotas
+from provisioner.quota import counters
 from provisioner.compute import server_groups
 from provisioner.compute import states
 from provisioner.conf import CONF
@@ -33,6 +33,7 @@ from provisioner.network import ipam
 from provisioner.network import requests as network_requests
 from provisioner import policy
 from provisioner import schemas
+from provisioner import validation
 
 from taskflow import states as tf_states
 
@@ -206,7 +207,7 @@ class ComputeAPI:
                                               deleted=True), request_id)
 
     def rename(self, name_or_id, new_name):
-        new_name = schemas.validate(schemas.RENAME, {'name': new_name})['name']
+        validation.check({'name': new_name}, schemas.RENAME)
         with db_api.transaction() as session:
             row = self._find(session, name_or_id, 'instance:update')
             row.name = new_name
@@ -272,10 +273,10 @@ class ComputeAPI:
         if server_group is not None:
             group_id = server_groups.add_member(session, self.context, server_group,
                                                 instance_id)
-        quotas.reserve(session, self.context.project_id, instance_id,
-                       quotas.amounts_for(flavor_row.vcpus, flavor_row.ram_mib,
-                                          volume_sizes),
-                       project_name=self.context.project_name)
+        counters.reserve(session, self.context.project_id, instance_id,
+                         counters.amounts_for(flavor_row.vcpus, flavor_row.ram_mib,
+                                              volume_sizes),
+                         project_name=self.context.project_name)
         return group_id
 
     def create_instance(self, name, flavor, image, networks, volume_sizes=(),
@@ -295,12 +296,12 @@ class ComputeAPI:
         if existing:
             with db_api.transaction() as session:
                 image = self._image_of_volume(session, existing, image)
-        request = schemas.validate(schemas.BOOT, {
+        volume_sizes = list(volume_sizes)
+        validation.check({
             'name': name, 'flavor': flavor, 'image': image, 'networks': networks,
-            'volume_sizes': list(volume_sizes), 'user_data': user_data,
+            'volume_sizes': volume_sizes, 'user_data': user_data,
             'availability_zone': availability_zone, 'server_group': server_group,
-            'properties': properties, 'key_name': key_name})
-        volume_sizes = request['volume_sizes']
+            'properties': properties, 'key_name': key_name}, schemas.BOOT)
         driver = self.deployment.hypervisor
         if driver is not None:
             # References are checked before anything is written, even the host's
@@ -325,7 +326,7 @@ class ComputeAPI:
                 id=instance_id, name=name, project_id=self.context.project_id,
                 user_id=self.context.user_id, flavor_id=flavor_row.id,
                 image_id=image_row.id, user_data=user_data, request_spec=request_spec,
-                properties=request['properties'],
+                properties=dict(properties) if properties is not None else None,
                 key_name=key.name if key else None, key_data=key.public_key if key else None,
                 vm_state=states.BUILDING, task_state=None, power_state=states.NOSTATE,
                 flow_uuid=flow_uuid)
@@ -368,8 +369,8 @@ class ComputeAPI:
             raise exception.Invalid(reason='a boot volume of image %s needs %d to %d '
                                            'GiB, not %d' % (image_row.name, needed,
                                                             schemas.MAX_VOLUME_GIB, size))
-        quotas.count(session, self.context.project_id, {'volumes_gib': size},
-                     self.context.project_name)
+        counters.count(session, self.context.project_id, {'volumes_gib': size},
+                       self.context.project_name)
         volume_id = naming.boot_volume_id(instance_id)
         session.add(models.Volume(
             id=volume_id, instance_id=instance_id, project_id=self.context.project_id,

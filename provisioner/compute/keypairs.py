@@ -14,7 +14,6 @@ never stored.
 import base64
 import datetime
 import hashlib
-import re
 import uuid
 
 from cryptography import exceptions as crypto_exceptions
@@ -33,14 +32,26 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner import policy
+from provisioner.quota import limits
+from provisioner import schemas
+from provisioner import validation
 
 SSH, X509 = 'ssh', 'x509'
 TYPES = (SSH, X509)
-MAX_PER_USER = 100  # Nova's key_pairs quota, which provisioner keeps fixed
 MAX_NAME_LENGTH = 255
-# Letters, digits, spaces, '_', '-', '.' and '@' (Nova's rule since 2.92, a superset
-# of the older one).
-_NAME_RE = re.compile(r'[A-Za-z0-9 _.@-]+')
+_NAME_LENGTH = ('Keypair name must be string and between 1 and %d characters long'
+                % MAX_NAME_LENGTH)
+CREATE = schemas.request('key pair create', {
+    # Letters, digits, spaces, '_', '-', '.' and '@' (Nova's rule since 2.92, a
+    # superset of the older one).
+    'name': {'type': 'string', 'minLength': 1, 'maxLength': MAX_NAME_LENGTH,
+             'pattern': schemas.whole('[A-Za-z0-9 _.@-]+'),
+             'errorMessage': {'type': _NAME_LENGTH, 'minLength': _NAME_LENGTH,
+                              'maxLength': _NAME_LENGTH,
+                              'pattern': 'Keypair name contains unsafe characters'}},
+    'type': schemas.titled(schemas.one_of(*TYPES), 'type'),
+    'public_key': {'type': 'string', 'errorMessage': 'the public key must be text'}},
+    required=['name', 'type'])
 _KEY_BITS = 2048
 _UPN_OID = x509.ObjectIdentifier('1.3.6.1.4.1.311.20.2.3')  # Microsoft's user principal
 
@@ -119,20 +130,6 @@ def _describe(row):
     return common.to_dict(row)
 
 
-def _check_name(name):
-    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME_LENGTH:
-        raise InvalidKeypair(reason='Keypair name must be string and between 1 and '
-                                    '%d characters long' % MAX_NAME_LENGTH)
-    if not _NAME_RE.fullmatch(name):
-        raise InvalidKeypair(reason='Keypair name contains unsafe characters')
-
-
-def _check_type(key_type):
-    if key_type not in TYPES:
-        raise InvalidKeypair(reason='type must be one of %s, not %r'
-                                    % (', '.join(TYPES), key_type))
-
-
 def _authorize(context, action):
     policy.authorize(context, 'keypair:%s' % action,
                      {'user_id': context.user_id, 'project_id': context.project_id})
@@ -144,7 +141,7 @@ def _insert(context, name, key_type, public_key, key_fingerprint):
         with db_api.transaction() as session:
             count = session.execute(sa.select(sa.func.count()).select_from(kp)
                                     .where(kp.user_id == context.user_id)).scalar()
-            if count >= MAX_PER_USER:
+            if count >= limits.KEY_PAIRS_PER_USER:
                 raise KeypairLimitExceeded()
             row = kp(id=str(uuid.uuid4()), name=name, user_id=context.user_id,
                      type=key_type, public_key=public_key, fingerprint=key_fingerprint)
@@ -157,10 +154,8 @@ def _insert(context, name, key_type, public_key, key_fingerprint):
 def import_public_key(context, name, public_key, key_type=SSH):
     """Record the caller's public key (or x509 certificate) under ``name``."""
     _authorize(context, 'create')
-    _check_name(name)
-    _check_type(key_type)
-    if not isinstance(public_key, str):
-        raise InvalidKeypair(reason='the public key must be text')
+    validation.check({'name': name, 'type': key_type, 'public_key': public_key},
+                     CREATE, InvalidKeypair, none_is_absent=False)
     return _insert(context, name, key_type, public_key,
                    fingerprint(public_key, key_type))
 
@@ -168,8 +163,8 @@ def import_public_key(context, name, public_key, key_type=SSH):
 def create(context, name, key_type=SSH):
     """Generate a key pair for the caller: (key pair, its private key, shown once)."""
     _authorize(context, 'create')
-    _check_name(name)
-    _check_type(key_type)
+    validation.check({'name': name, 'type': key_type}, CREATE, InvalidKeypair,
+                     none_is_absent=False)
     if key_type == X509:
         private_key, public_key = _generate_x509(context.user_id)
     else:

@@ -14,11 +14,16 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner import policy
+from provisioner import schemas
 from provisioner.scheduler import filters
 from provisioner import validation
 
 KIND = 'Server group'
 POLICIES = (filters.AFFINITY, filters.ANTI_AFFINITY)
+CREATE = schemas.request('server group create', {
+    'name': schemas.titled(schemas.NAME, 'server group name'),
+    'policy': schemas.titled(schemas.one_of(*POLICIES), 'policy')},
+    required=['name', 'policy'])
 
 
 def _find(session, context, name_or_id):
@@ -43,10 +48,7 @@ def _describe(session, row):
 
 def create(context, name, group_policy):
     policy.authorize(context, 'server_group:create')
-    validation.name(name, 'server group name')
-    if group_policy not in POLICIES:
-        raise exception.Invalid(reason='policy must be one of %s, not %r'
-                                       % (', '.join(POLICIES), group_policy))
+    validation.check({'name': name, 'policy': group_policy}, CREATE)
     row = models.ServerGroup(id=str(uuid.uuid4()), name=name, policy=group_policy,
                              project_id=context.project_id)
     return common.add_unique(row, KIND)

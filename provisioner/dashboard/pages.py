@@ -19,7 +19,6 @@ import re
 import webob
 
 from provisioner.api import wsgi
-from provisioner.dashboard.service import SERVICE
 
 STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'static')
 
@@ -70,7 +69,7 @@ def _response(body, content_type, req):
     return response
 
 
-@SERVICE.route('GET', '/', public=True)
+@wsgi.route('GET', '/', public=True)
 def index(req):
     """The page; its asset URLs point under the path the dashboard is mounted at."""
     root = req.script_name.rstrip('/')  # e.g. /dashboard, or /cloud/dashboard
@@ -79,7 +78,7 @@ def index(req):
     return _response(page.encode('utf-8'), 'text/html', req)
 
 
-@SERVICE.route('GET', '/static/{name}', public=True)
+@wsgi.route('GET', '/static/{name}', public=True)
 def static(req, name):
     """One file of the static directory, by its exact name."""
     if not _NAME.match(name) or name not in os.listdir(STATIC_DIR) \

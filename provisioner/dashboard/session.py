@@ -15,19 +15,22 @@ import datetime
 
 from provisioner.api import common
 from provisioner.api import session
+from provisioner.api import validation
 from provisioner.api import wsgi
-from provisioner.dashboard.service import SERVICE
 from provisioner import exception
 from provisioner.identity import fernet
 from provisioner.identity import service as identity
 
+# Every refusal says the same: a message quoting the body could quote the password.
+_GIVE = 'Give {{"username", "password", "project"}}, each a string.'
 _LOGIN = {'type': 'object', 'required': ['username', 'password', 'project'],
           'properties': {'username': {'type': 'string', 'minLength': 1,
-                                      'maxLength': 255},
-                         'password': {'type': 'string', 'maxLength': 4096},
+                                      'maxLength': 255, 'errorMessage': _GIVE},
+                         'password': {'type': 'string', 'maxLength': 4096,
+                                      'errorMessage': _GIVE},
                          'project': {'type': 'string', 'minLength': 1,
-                                     'maxLength': 255}},
-          'additionalProperties': False}
+                                     'maxLength': 255, 'errorMessage': _GIVE}},
+          'additionalProperties': False, 'errorMessage': _GIVE}
 
 
 def _session_body(token):
@@ -49,16 +52,10 @@ def _login_fields(req):
         raise wsgi.HTTPError(415, 'Log in with a JSON body (Content-Type: '
                                   'application/json), not %s.'
                              % (req.content_type or 'no content type'))
-    body = req.json_body()
-    try:
-        return common.validate(body, _LOGIN)
-    except wsgi.HTTPError as exc:
-        # The schema's message could quote the body, password included.
-        raise wsgi.HTTPError(400, 'Give {"username", "password", "project"}, each a '
-                                  'string.') from exc
+    return validation.validate(req.json_body(), _LOGIN)
 
 
-@SERVICE.route('POST', '/session', public=True)
+@wsgi.route('POST', '/session', public=True)
 def login(req):
     fields = _login_fields(req)
     token = identity.authenticate(fields['username'], fields['password'],
@@ -80,12 +77,12 @@ def _cookie_token(req):
     return token
 
 
-@SERVICE.route('GET', '/session', public=True)
+@wsgi.route('GET', '/session', public=True)
 def current(req):
     return wsgi.json_response(_session_body(_cookie_token(req))[0])
 
 
-@SERVICE.route('DELETE', '/session', public=True)
+@wsgi.route('DELETE', '/session', public=True)
 def logout(req):
     token = _cookie_token(req)
     if not session.csrf_matches(token, req.headers.get(session.CSRF_HEADER)):

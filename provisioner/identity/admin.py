@@ -15,6 +15,7 @@ from provisioner import exception
 from provisioner.identity import passwords
 from provisioner import policy
 from provisioner import schemas
+from provisioner import validation
 
 
 def _by_name(session, model, name, kind):
@@ -34,7 +35,7 @@ def _insert(row, kind):
 
 def create_project(context, name):
     policy.authorize(context, 'identity:project_create')
-    schemas.validate(schemas.PROJECT_CREATE, {'name': name})
+    validation.check({'name': name}, schemas.PROJECT_CREATE)
     project = models.Project(id=str(uuid.uuid4()), name=name)
     _insert(project, 'Project')
     return {'id': project.id, 'name': name}
@@ -42,7 +43,7 @@ def create_project(context, name):
 
 def create_user(context, name, password):
     policy.authorize(context, 'identity:user_create')
-    schemas.validate(schemas.USER_CREATE, {'name': name, 'password': password})
+    validation.check({'name': name, 'password': password}, schemas.USER_CREATE)
     user = models.User(id=str(uuid.uuid4()), name=name,
                        password_hash=passwords.hash_password(password))
     _insert(user, 'User')
@@ -51,7 +52,7 @@ def create_user(context, name, password):
 
 def set_password(context, name, password):
     policy.authorize(context, 'identity:user_update')
-    schemas.validate(schemas.USER_SET_PASSWORD, {'name': name, 'password': password})
+    validation.check({'name': name, 'password': password}, schemas.USER_SET_PASSWORD)
     password_hash = passwords.hash_password(password)
     with db_api.transaction() as session:
         user = _by_name(session, models.User, name, 'User')
@@ -62,7 +63,7 @@ def set_password(context, name, password):
 
 def disable_user(context, name):
     policy.authorize(context, 'identity:user_update')
-    schemas.validate(schemas.USER_DISABLE, {'name': name})
+    validation.check({'name': name}, schemas.USER_DISABLE)
     with db_api.transaction() as session:
         user = _by_name(session, models.User, name, 'User')
         user.enabled = False
@@ -73,8 +74,8 @@ def disable_user(context, name):
 def _assignment(session, context, action, user_name, project_name, role):
     """(user, project) of a role assignment request, once policy and input allow it."""
     policy.authorize(context, action)
-    schemas.validate(schemas.ROLE_ADD, {'user': user_name, 'project': project_name,
-                                        'role': role})
+    validation.check({'user': user_name, 'project': project_name, 'role': role},
+                     schemas.ROLE_ADD)
     return (_by_name(session, models.User, user_name, 'User'),
             _by_name(session, models.Project, project_name, 'Project'))
 
@@ -154,7 +155,7 @@ def show_user(context, user_id):
 
 def enable_user(context, name):
     policy.authorize(context, 'identity:user_update')
-    schemas.validate(schemas.USER_DISABLE, {'name': name})
+    validation.check({'name': name}, schemas.USER_DISABLE)
     with db_api.transaction() as session:
         user = _by_name(session, models.User, name, 'User')
         user.enabled = True

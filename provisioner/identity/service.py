@@ -19,9 +19,9 @@ from provisioner.conf import CONF
 from provisioner import exception
 from provisioner.identity import fernet
 from provisioner.identity import passwords
-from provisioner import validation
+from provisioner import schemas
 
-ROLES = validation.ROLES
+ROLES = schemas.ROLES
 
 
 def new_request_id():

@@ -33,6 +33,19 @@ def _hosts():
     return [name for name, _ in rows], {name for name, seen in rows if seen >= cutoff}
 
 
+def unplug(driver, net):
+    """Remove the network ``net`` (a network dict) from every host that has it.
+
+    All-in-one (``driver``: this host's hypervisor) that is this host. Distributed,
+    each worker defines a network on first use: every live host's worker removes
+    it now, the others when they are back (remove_from_hosts).
+    """
+    if driver is not None:
+        driver.delete_network(net)
+    else:
+        remove_from_hosts(net['id'])
+
+
 def remove_from_hosts(network_id, host_api=None):
     """Remove the libvirt network of ``network_id`` from every host; return the
     hosts that still have to (their workers do it when they are back)."""

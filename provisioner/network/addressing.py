@@ -8,10 +8,25 @@ own address and the network and broadcast addresses, as in Neutron.
 import ipaddress
 
 from provisioner import exception
+from provisioner import schemas
 from provisioner import validation
 
 MAX_DNS_SERVERS = 5  # Neutron's default max_dns_nameservers
 DEFAULT = object()  # "not given": the first host address is the gateway
+
+CIDR = schemas.titled(schemas.GUEST_NETWORK, 'CIDR')
+_GIVE_DNS = 'dns_nameservers: give a list of at most %d IPv4 addresses' % MAX_DNS_SERVERS
+DNS_SERVERS = {'type': 'array', 'maxItems': MAX_DNS_SERVERS, 'uniqueItems': True,
+               'items': schemas.titled(schemas.IPV4_ADDRESS, 'DNS server'),
+               'errorMessage': {'type': _GIVE_DNS, 'maxItems': _GIVE_DNS,
+                                'uniqueItems': 'dns_nameservers: each may be given '
+                                               'only once'}}
+_ONE_POOL = ('give exactly one allocation pool {{"start", "end"}}: a subnet is served '
+             'by one DHCP range')
+POOLS = {'type': 'array', 'minItems': 1, 'maxItems': 1, 'items': {
+    'type': 'object', 'errorMessage': _ONE_POOL}, 'errorMessage': _ONE_POOL}
+_ADDRESSES = {field: schemas.titled(schemas.IPV4_ADDRESS, field) for field in (
+    'gateway', 'allocation pool start', 'allocation pool end', 'fixed IP')}
 
 
 def _largest_free_range(net, gateway):
@@ -27,13 +42,9 @@ def _largest_free_range(net, gateway):
 
 
 def _pool(net, pools):
-    if not isinstance(pools, (list, tuple)) or len(pools) != 1 \
-            or not isinstance(pools[0], dict):
-        raise exception.Invalid(
-            reason='give exactly one allocation pool {"start", "end"}: a subnet is '
-                   'served by one DHCP range')
-    start = validation.address_in(net, pools[0].get('start'), 'allocation pool start')
-    end = validation.address_in(net, pools[0].get('end'), 'allocation pool end')
+    validation.check(list(pools) if isinstance(pools, tuple) else pools, POOLS)
+    start = _host_of(net, pools[0].get('start'), 'allocation pool start')
+    end = _host_of(net, pools[0].get('end'), 'allocation pool end')
     if start > end:
         raise exception.Invalid(reason='allocation pool start %s is after its end %s'
                                        % (start, end))
@@ -45,11 +56,12 @@ def plan(cidr, gateway=DEFAULT, pools=None, dns_nameservers=()):
 
     ``gateway`` None: no gateway (the guests get no default route).
     """
-    net = validation.ipv4_network(cidr)
+    validation.check(cidr, CIDR)
+    net = ipaddress.IPv4Network(cidr)
     if gateway is DEFAULT:
         gateway = net.network_address + 1
     elif gateway is not None:
-        gateway = validation.address_in(net, gateway, 'gateway')
+        gateway = _host_of(net, gateway, 'gateway')
     start, end = _pool(net, pools) if pools else _largest_free_range(net, gateway)
     if gateway is not None and start <= gateway <= end:
         raise exception.Invalid(reason='the gateway %s lies inside the allocation '
@@ -62,13 +74,20 @@ def plan(cidr, gateway=DEFAULT, pools=None, dns_nameservers=()):
 
 
 def dns_servers(values):
-    if not isinstance(values, (list, tuple)) or len(values) > MAX_DNS_SERVERS:
-        raise exception.Invalid(reason='dns_nameservers: give a list of at most %d '
-                                       'IPv4 addresses' % MAX_DNS_SERVERS)
-    found = [str(validation.ipv4_address(v, 'DNS server')) for v in values]
-    if len(set(found)) != len(found):
-        raise exception.Invalid(reason='dns_nameservers: each may be given only once')
-    return found
+    values = list(values) if isinstance(values, tuple) else values
+    validation.check(values, DNS_SERVERS)
+    return values
+
+
+def _host_of(net, value, field):
+    """``value`` as an address of ``net`` that a host may take (not the network's
+    nor its broadcast address); Invalid naming ``field`` otherwise."""
+    validation.check(value, _ADDRESSES[field])
+    addr = ipaddress.IPv4Address(value)
+    if addr not in net or addr in (net.network_address, net.broadcast_address):
+        raise exception.Invalid(reason='%s %s is not a host address of %s'
+                                       % (field, value, net))
+    return addr
 
 
 def host_address(subnet):
@@ -99,7 +118,8 @@ def check_fixed_ip(subnet, value):
     """A fixed IP the caller asked for: a host address of the subnet that is neither
     the gateway nor the host's."""
     net = ipaddress.IPv4Network(subnet['cidr'])
-    addr = ipaddress.IPv4Address(validation.ipv4_address(value, 'fixed IP'))
+    validation.check(value, _ADDRESSES['fixed IP'])
+    addr = ipaddress.IPv4Address(value)
     if addr not in net or addr in (net.network_address, net.broadcast_address):
         raise InvalidIpForSubnet(ip=addr, cidr=net)
     addr = str(addr)

@@ -5,7 +5,6 @@ A port belongs to its project. One made here is unbound until a boot takes it
 is refused: detaching it would need a hot-unplug from the running guest.
 """
 
-import re
 import uuid
 
 import sqlalchemy as sa
@@ -15,35 +14,36 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner.network import ipam
-from provisioner.network import quotas
+from provisioner.quota import networks as network_quotas
 from provisioner.network import service
 from provisioner import policy
+from provisioner import schemas
 from provisioner import validation
 
-_MAC = re.compile(r'^[0-9a-f]{2}(:[0-9a-f]{2}){5}$')
+PORT = schemas.request('port', {
+    'name': schemas.titled(schemas.NAME, 'port name'),
+    'description': schemas.titled(schemas.DESCRIPTION, 'port description'),
+    # Six hex octets, the first one's lowest bit clear (unicast).
+    'mac_address': {'type': 'string',
+                    'pattern': schemas.whole('[0-9a-fA-F][02468aceACE](:[0-9a-fA-F]{2}){5}'),
+                    'errorMessage': 'mac_address {value!r} is not a unicast MAC address '
+                                    '(six hex octets, e.g. fa:16:3e:00:00:01)'}})
+
+_ONE_FIXED_IP = ('fixed_ips: give one {{"subnet_id", "ip_address"}}: a network has one '
+                 'subnet')
+FIXED_IPS = {'type': 'array', 'minItems': 1, 'maxItems': 1, 'items': {
+    'type': 'object', 'errorMessage': _ONE_FIXED_IP}, 'errorMessage': _ONE_FIXED_IP}
 
 
 class MacAddressInUse(exception.Conflict):
     neutron_type = 'MacAddressInUse'
 
 
-def _mac(value):
-    mac = str(value).lower()
-    if not _MAC.match(mac) or int(mac[:2], 16) & 1:
-        raise exception.Invalid(reason='mac_address %r is not a unicast MAC address '
-                                       '(six hex octets, e.g. fa:16:3e:00:00:01)'
-                                       % (value,))
-    return mac
-
-
 def _fixed_ip(net, fixed_ips):
     """The one fixed IP asked for (None: the pool's next), on the network's subnet."""
     if not fixed_ips:
         return None
-    if not isinstance(fixed_ips, list) or len(fixed_ips) != 1 \
-            or not isinstance(fixed_ips[0], dict):
-        raise exception.Invalid(reason='fixed_ips: give one {"subnet_id", '
-                                       '"ip_address"}: a network has one subnet')
+    validation.check(fixed_ips, FIXED_IPS)
     wanted = fixed_ips[0]
     if wanted.get('subnet_id') not in (None, net.subnet_id):
         raise exception.Invalid(reason='subnet %s is not the subnet of network %s'
@@ -78,9 +78,10 @@ def show_port(context, port_id):
 def create_port(context, network_id, name='', fixed_ips=None, mac_address=None,
                 description=''):
     """Make an unbound port with a fixed IP (the one asked for, or the pool's next)."""
-    name = validation.name(name, 'port name') if name else ''
-    description = validation.description(description, 'port description')
-    mac = _mac(mac_address) if mac_address is not None else None
+    validation.check({'name': name or None, 'description': description,
+                      'mac_address': mac_address}, PORT)
+    name = name or ''
+    mac = mac_address.lower() if mac_address is not None else None
     project_id = context.project_id
     policy.authorize(context, 'port:create', {'project_id': project_id})
     try:
@@ -93,7 +94,7 @@ def create_port(context, network_id, name='', fixed_ips=None, mac_address=None,
                 raise MacAddressInUse(reason='Unable to complete operation for network '
                                              '%s. The mac address %s is in use.'
                                              % (net.id, mac))
-            quotas.check(session, project_id, 'port')
+            network_quotas.check(session, project_id, 'port')
             port = models.Port(id=str(uuid.uuid4()), instance_id=None, name=name,
                                description=description,
                                network_id=net.id, project_id=project_id,
@@ -109,10 +110,7 @@ def create_port(context, network_id, name='', fixed_ips=None, mac_address=None,
 
 def update_port(context, port_id, name=None, description=None):
     """Rename a port or change its description (None: unchanged; '' clears)."""
-    if name is not None:
-        name = validation.name(name, 'port name') if name else ''
-    if description is not None:
-        description = validation.description(description, 'port description')
+    validation.check({'name': name or None, 'description': description}, PORT)
     with db_api.transaction() as session:
         port = _row(session, context, port_id)
         policy.authorize(context, 'port:update', {'project_id': port.project_id})

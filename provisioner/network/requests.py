@@ -11,7 +11,7 @@ from provisioner.db import models
 from provisioner import exception
 from provisioner.network import addressing
 from provisioner.network import ipam
-from provisioner.network import quotas
+from provisioner.quota import networks as network_quotas
 from provisioner.network import service
 
 
@@ -38,7 +38,7 @@ def _network(session, context, ref, fixed_ip=None):
     if net is None or not service.visible(context, net):
         raise exception.NotFound(kind='Network', name=ref)
     net = ipam.subnet_of(session, net.id)
-    quotas.check(session, context.project_id, 'port')  # the boot makes this port
+    network_quotas.check(session, context.project_id, 'port')  # the boot makes this port
     nic = {'network_id': net.id}
     if fixed_ip is not None:
         nic['fixed_ip'] = addressing.check_fixed_ip(ipam.network_dict(net), fixed_ip)

@@ -17,9 +17,17 @@ from provisioner.db import models
 from provisioner import exception
 from provisioner.network import addressing
 from provisioner.network import ipam
-from provisioner.network import quotas
+from provisioner.quota import networks as network_quotas
 from provisioner import policy
+from provisioner import schemas
 from provisioner import validation
+
+NETWORK = schemas.request('network', {
+    'name': schemas.titled(schemas.NAME, 'network name'),
+    'description': schemas.titled(schemas.DESCRIPTION, 'description')})
+SUBNET = schemas.request('subnet', {
+    'name': schemas.titled(schemas.NAME, 'subnet name'),
+    'description': schemas.titled(schemas.DESCRIPTION, 'subnet description')})
 
 
 class NetworkInUse(exception.Conflict):
@@ -77,18 +85,28 @@ def show_network(context, network_id):
         return network_info(get_row(session, context, network_id))
 
 
+def find_network(context, name_or_id):
+    """A network the caller sees, by id or by name (the CLI's way)."""
+    policy.authorize(context, 'network:show')
+    with db_api.transaction() as session:
+        net = session.get(models.Network, name_or_id) or session.execute(
+            sa.select(models.Network).where(models.Network.name == name_or_id)).scalar()
+        if net is None or not visible(context, net):
+            raise exception.NotFound(kind='Network', name=name_or_id)
+        return network_info(net)
+
+
 def add_network(name, project_id, shared=False, description=''):
     """Record a network (policy-free: the callers check). project_id None: the
     operator's, shared by every project and counted against no quota."""
-    name = validation.name(name, 'network name')
-    description = validation.description(description)
+    validation.check({'name': name, 'description': description}, NETWORK)
     net = models.Network(id=str(uuid.uuid4()), name=name, project_id=project_id,
                          shared=bool(shared), dns_nameservers=[],
                          description=description)
     try:
         with db_api.transaction() as session:
             if project_id is not None:
-                quotas.check(session, project_id, 'network')
+                network_quotas.check(session, project_id, 'network')
             session.add(net)
             session.flush()
             return network_info(net)
@@ -106,8 +124,7 @@ def create_network(context, name, shared=False, project_id=None, description='')
 
 def update_network(context, network_id, name=None, shared=None, description=None):
     """Change what is given (None: unchanged); all of it or, refused, nothing."""
-    if description is not None:
-        description = validation.description(description)
+    validation.check({'name': name, 'description': description}, NETWORK)
     with db_api.transaction() as session:
         net = get_row(session, context, network_id)
         _owned(context, 'network:update', net)
@@ -116,7 +133,7 @@ def update_network(context, network_id, name=None, shared=None, description=None
                              {'project_id': net.project_id})
             net.shared = bool(shared)
         if name is not None:
-            net.name = validation.name(name, 'network name')
+            net.name = name
         if description is not None:
             net.description = description
         try:
@@ -205,8 +222,7 @@ def create_subnet(context, network_id, cidr, name='', gateway=addressing.DEFAULT
 
 def add_subnet(network_id, plan, name='', enable_dhcp=True, description=''):
     """Give the network the subnet ``plan`` (addressing.plan) (policy-free)."""
-    name = validation.name(name, 'subnet name') if name else ''
-    description = validation.description(description, 'subnet description')
+    validation.check({'name': name or None, 'description': description}, SUBNET)
     with db_api.transaction() as session:
         net = session.get(models.Network, network_id)
         if net is None:
@@ -218,11 +234,11 @@ def add_subnet(network_id, plan, name='', enable_dhcp=True, description=''):
                        'bridge per host; make another network for another range.'
                        % (net.name, net.subnet_id, net.cidr))
         if net.project_id is not None:
-            quotas.check(session, net.project_id, 'subnet')
+            network_quotas.check(session, net.project_id, 'subnet')
         _check_overlap(session, plan['cidr'])
         for key, value in plan.items():
             setattr(net, key, value)
-        net.subnet_id, net.subnet_name = str(uuid.uuid4()), name
+        net.subnet_id, net.subnet_name = str(uuid.uuid4()), name or ''
         net.subnet_description = description
         net.enable_dhcp = bool(enable_dhcp)
         session.flush()
@@ -232,10 +248,7 @@ def add_subnet(network_id, plan, name='', enable_dhcp=True, description=''):
 def update_subnet(context, subnet_id, name=None, description=None):
     """Rename a subnet or change its description (None: unchanged; '' clears). Its
     addressing is fixed once made: hosts carry it already."""
-    if name is not None:
-        name = validation.name(name, 'subnet name') if name else ''
-    if description is not None:
-        description = validation.description(description, 'subnet description')
+    validation.check({'name': name or None, 'description': description}, SUBNET)
     with db_api.transaction() as session:
         net = subnet_row(session, context, subnet_id)
         _owned(context, 'subnet:update', net)

@@ -20,12 +20,14 @@ import uuid
 import sqlalchemy as sa
 
 from provisioner.compute import actions
-from provisioner.compute import quotas
+from provisioner.quota import counters
 from provisioner.compute import states
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner import policy
+from provisioner import schemas
+from provisioner import validation
 
 AVAILABLE = 'available'
 ATTACHING = 'attaching'
@@ -45,41 +47,38 @@ _DELETABLE = (AVAILABLE, ERROR, ERROR_DELETING)
 _ATTACHABLE_VM_STATES = (states.ACTIVE, states.STOPPED)
 
 
-class VolumeOverQuota(exception.ProvisionerError):
-    """Cinder's 413 OverLimit."""
-
-    msg_fmt = ('VolumeSizeExceedsAvailableQuota: Requested volume or snapshot exceeds '
-               'allowed gigabytes quota. Requested %(requested)sG, quota is '
-               '%(limit)sG and %(in_use)sG has been consumed.')
-    http_status = 413
-
-
 def _count_gigabytes(session, context, gib):
-    try:
-        quotas.count(session, context.project_id, {'volumes_gib': gib},
-                     context.project_name)
-    except quotas.OverQuota as exc:
-        kwargs = exc.kwargs
-        raise VolumeOverQuota(requested=kwargs['requested'], limit=kwargs['limit'],
-                              in_use=kwargs['in_use']) from None
+    counters.count(session, context.project_id, {'volumes_gib': gib},
+                   context.project_name, error=counters.VolumeOverQuota)
 
 
-def check_size(size, what='size'):
-    """A size in GiB (an int, or digits as clients send), or Invalid."""
-    if isinstance(size, bool) or not isinstance(size, (int, str)) or \
-            not str(size).strip().isdigit() or not 1 <= int(size) <= MAX_SIZE_GIB:
-        raise exception.Invalid(reason="'%s' must be a whole number of GiB between 1 "
-                                       "and %d, not %r" % (what, MAX_SIZE_GIB, size))
-    return int(size)
+_GIB = "'{key}' must be a whole number of GiB between 1 and %d, not {value!r}" \
+    % MAX_SIZE_GIB
+# A size in GiB: an int, or digits as clients send (their range checked once a number).
+_SIZE = {'type': ['integer', 'string'], 'pattern': '^\\s*[0-9]+\\s*$', 'minimum': 1,
+         'maximum': MAX_SIZE_GIB, 'errorMessage': _GIB}
+_TEXT = {'type': 'string', 'maxLength': 255,
+         'errorMessage': '{key} must be a string of at most 255 characters'}
+CREATE = dict(schemas.request('volume create', {
+    'size': _SIZE, 'name': _TEXT, 'description': _TEXT, 'availability_zone': _TEXT},
+    required=['size']), errorMessage={'required': _GIB.replace('{value!r}', 'None')})
+UPDATE = schemas.request('volume update', {'name': _TEXT, 'description': _TEXT})
+EXTEND = dict(schemas.request('volume extend', {'new_size': _SIZE},
+                              required=['new_size']),
+              errorMessage={'required': _GIB.replace('{value!r}', 'None')})
+RESET_STATUS = schemas.request('volume reset-status', {'status': {
+    'enum': [AVAILABLE, IN_USE, ERROR],
+    'errorMessage': "a volume's status can be reset to available, in-use or error, "
+                    "not {value!r}"}}, required=['status'])
 
 
-def _check_text(value, what, required=False):
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or len(value) > 255 or (required and not value):
-        raise exception.Invalid(reason='%s must be a string of at most 255 characters'
-                                       % what)
-    return value
+def _checked(fields, schema, size_key=None):
+    """``fields`` checked against ``schema``, the size (digits allowed) made an int."""
+    validation.check(fields, schema)
+    if size_key is not None and isinstance(fields[size_key], str):
+        fields = dict(fields, **{size_key: int(fields[size_key])})
+        validation.check(fields, schema)  # its range, now that it is a number
+    return fields
 
 
 class VolumeAPI:
@@ -116,10 +115,8 @@ class VolumeAPI:
                availability_zone=None):
         """Record a volume (its bytes are made at its first attachment); its id."""
         policy.authorize(self.context, 'volume:create')
-        size = check_size(size)
-        name = _check_text(name, 'name')
-        description = _check_text(description, 'description')
-        availability_zone = _check_text(availability_zone, 'availability_zone')
+        size = _checked({'size': size, 'name': name, 'description': description,
+                         'availability_zone': availability_zone}, CREATE, 'size')['size']
         volume_id = str(uuid.uuid4())
         with db_api.transaction() as session:
             image = self._image(session, image_ref) if image_ref else None
@@ -141,17 +138,18 @@ class VolumeAPI:
 
     def update(self, volume_id, **fields):
         """Set name and/or description."""
+        validation.check(fields, UPDATE)
         with db_api.transaction() as session:
             row = self._get(session, volume_id, 'volume:update')
             for key in ('name', 'description'):
                 if key in fields:
-                    setattr(row, key, _check_text(fields[key], key))
+                    setattr(row, key, fields[key])
             row.updated_at = models.utcnow()
 
     def extend(self, volume_id, new_size):
         """Grow an available volume (Cinder's os-extend); the host's file grows at
         its next attachment."""
-        new_size = check_size(new_size, 'new_size')
+        new_size = _checked({'new_size': new_size}, EXTEND, 'new_size')['new_size']
         with db_api.transaction() as session:
             row = self._get(session, volume_id, 'volume:extend')
             if row.status != AVAILABLE:
@@ -176,10 +174,7 @@ class VolumeAPI:
         """Set the status as an operator found it (Cinder's os-reset_status): for a
         volume a flow that could not finish nor roll back left half-way. Available
         and error also forget the attachment (the server it was plugged into)."""
-        if status not in (AVAILABLE, IN_USE, ERROR):
-            raise exception.Invalid(reason='a volume\'s status can be reset to '
-                                           'available, in-use or error, not %r'
-                                           % (status,))
+        validation.check({'status': status}, RESET_STATUS, none_is_absent=False)
         with db_api.transaction() as session:
             row = self._get(session, volume_id, 'volume:reset_status')
             row.status, row.action_id, row.updated_at = status, None, models.utcnow()
@@ -292,7 +287,7 @@ class VolumeAPI:
 
 def forget(session, row):
     """Drop a volume row and give its gigabytes back, in the caller's transaction."""
-    quotas.uncount(session, row.project_id, {'volumes_gib': row.size_gib})
+    counters.uncount(session, row.project_id, {'volumes_gib': row.size_gib})
     session.delete(row)
 
 

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from provisioner.api import app
 from provisioner.catalog import flavors
 from provisioner.catalog import images
-from provisioner.catalog import networks
+from provisioner.network import shared as networks
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import deployments

@@ -17,7 +17,7 @@ from taskflow.persistence.backends import impl_sqlalchemy
 
 from provisioner.catalog import flavors
 from provisioner.catalog import images
-from provisioner.catalog import networks
+from provisioner.network import shared as networks
 from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.engine import runner

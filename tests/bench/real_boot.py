@@ -9,6 +9,7 @@ virt-install making the domain ('virt-install'). provisioner is measured in-proc
 authentication included). The four modes are alternated, run after run.
 """
 
+import functools
 import os
 import pathlib
 import statistics
@@ -22,7 +23,9 @@ import libvirt
 
 from provisioner.catalog import flavors
 from provisioner.catalog import images
-from provisioner.catalog import networks
+from provisioner.maintenance import networks as maintenance_networks
+from provisioner.network import service as network_service
+from provisioner.network import shared as networks
 from provisioner import virt
 from provisioner.virt.libvirt import storage
 from tests.bench import common
@@ -82,11 +85,10 @@ def _provisioner_cli(api, root, name):
 _TOOLS = {'virsh': 0, 'virt-install': 1}
 
 
-def _plain_script(root, network, index, tool='virsh'):
+def _plain_script(root, net, network, index, tool='virsh'):
     workdir = root / ('plain-%s-%d' % (tool, index))
     domain_uuid = str(uuid.uuid4())
     mac = '52:54:00:be:%02x:%02x' % (_TOOLS[tool], index)
-    net = networks.show('net1')
     ip = net['dhcp_end'].rsplit('.', 1)[0] + '.%d' % (200 + 20 * _TOOLS[tool] + index)
     start = time.perf_counter()
     try:
@@ -167,12 +169,14 @@ def run():
             _provisioner_in_process(api, 'warmup')  # probes virt_type, fills the cache
             script, virt_install, inproc, cli = [], [], [], []
             for i in range(RUNS):
-                script.append(_plain_script(root, network_name, i))
-                virt_install.append(_plain_script(root, network_name, i, 'virt-install'))
+                script.append(_plain_script(root, net, network_name, i))
+                virt_install.append(_plain_script(root, net, network_name, i,
+                                                  'virt-install'))
                 inproc.append(_provisioner_in_process(api, 'inproc-%d' % i))
                 cli.append(_provisioner_cli(api, root, 'cli-%d' % i))
         finally:
-            networks.delete(driver, 'net1')
+            network_service.delete_network(api.context, net['id'], functools.partial(
+                maintenance_networks.unplug, driver))
             for pool in driver.pool_names():  # the deployment's own pools go too
                 storage.delete_pool(driver.host.get_connection(), pool)
     samples = {'script': script, 'virt-install': virt_install, 'in-process': inproc,

@@ -109,10 +109,10 @@ def _run_on(label, connection, many_hosts=False):
             api = compute_api.ComputeAPI(identity.validate(
                 identity.authenticate('admin', 'bench', 'admin')),
                 deployments.all_in_one())
-        from provisioner.compute import quotas
+        from provisioner.quota import counters
         from provisioner.catalog import images, networks
         from provisioner import virt
-        quotas.set_limits(api.context.project_id, instances=-1, vcpus=-1, ram_mib=-1)
+        counters.set_limits(api.context.project_id, instances=-1, vcpus=-1, ram_mib=-1)
         kernel = root / 'vmlinuz'
         kernel.write_bytes(b'k')
         images.create('guest', kernel=str(kernel))

@@ -18,9 +18,9 @@ import sqlalchemy as sa
 from provisioner.catalog import flavors
 from provisioner.catalog import hosts
 from provisioner.catalog import images
-from provisioner.catalog import networks
+from provisioner.network import shared as networks
 from provisioner.compute import api as compute_api
-from provisioner.compute import quotas
+from provisioner.quota import counters
 from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
@@ -68,7 +68,7 @@ def deployment(database):
         migration.db_sync()
         identity.bootstrap('admin', 'race', 'admin')
         context = identity.validate(identity.authenticate('admin', 'race', 'admin'))
-        quotas.set_limits(context.project_id, instances=-1, vcpus=-1, ram_mib=-1)
+        counters.set_limits(context.project_id, instances=-1, vcpus=-1, ram_mib=-1)
         flavors.create('one', 1, 64, 1)
         kernel = root / 'vmlinuz'
         kernel.write_bytes(b'kernel')

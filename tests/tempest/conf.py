@@ -8,7 +8,7 @@ to a guest (guests report on their serial consoles instead).
 
 import textwrap
 
-# What provisioner-api serves (provisioner/api/compute/service.py MAX_VERSION,
+# What provisioner-api serves (provisioner/api/compute/versions.py MAX_VERSION,
 # provisioner/api/volume.py VERSION); tempest skips tests needing more.
 COMPUTE_MICROVERSIONS = ('2.1', '2.5')
 VOLUME_MICROVERSIONS = ('3.0', '3.0')

@@ -74,12 +74,12 @@ def test_every_command_the_parser_names_exists():
 
 def test_the_parser_copies_of_library_constants_are_current():
     from provisioner.cmd import scheduling
-    from provisioner.compute import quotas
+    from provisioner.quota import counters
     from provisioner.compute import server_groups
     assert subcommands.SERVER_GROUP_POLICIES == server_groups.POLICIES
-    assert scheduling.QUOTA_RESOURCES == quotas.RESOURCES
+    assert scheduling.QUOTA_RESOURCES == counters.RESOURCES
     args = cli.build_parser().parse_args(['quota', 'set'])
-    for resource in quotas.RESOURCES:
+    for resource in counters.RESOURCES:
         assert getattr(args, resource) is None
 
 
@@ -182,9 +182,9 @@ def test_the_default_roles_of_the_quick_list_are_the_policy_defaults(conf):
     import itertools
     from provisioner.cmd import quick_list
     from provisioner import policy
-    from provisioner import validation
-    for count in range(len(validation.ROLES) + 1):
-        for roles in itertools.combinations(validation.ROLES, count):
+    from provisioner import schemas
+    for count in range(len(schemas.ROLES) + 1):
+        for roles in itertools.combinations(schemas.ROLES, count):
             caller = quick_list.Caller('u', 'user', 'p', 'project', roles)
             for action, allowed in quick_list.DEFAULT_ALLOWED_ROLES.items():
                 assert bool(allowed & set(roles)) == policy.check(caller, action), \

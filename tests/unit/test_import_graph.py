@@ -99,3 +99,66 @@ def test_the_worker_is_walled_off_the_database_and_the_engine(checker, tmp_path)
         'wall: provisioner.worker must not import provisioner.engine '
         '(provisioner/worker/service.py:1 imports provisioner.engine.remote)',
     ]
+
+
+def test_a_cycle_between_modules_of_one_area_fails_and_is_named(checker, tmp_path):
+    _package(tmp_path, {
+        'provisioner/api/app.py': 'def build():\n'
+                                  '    from provisioner.api.compute import service\n',
+        'provisioner/api/compute/service.py': 'from provisioner.api import common\n',
+        'provisioner/api/common.py': 'from provisioner.api.app import public_url\n',
+        'provisioner/api/wsgi.py': 'import webob\n',
+    })
+    found = checker.problems(str(tmp_path), forbidden={}, allowed={}, known_cycles=())
+    assert found == [
+        'cycle inside provisioner.api: provisioner.api.app -> '
+        'provisioner.api.compute.service -> provisioner.api.common -> provisioner.api.app',
+        '    provisioner/api/app.py:2 imports provisioner.api.compute.service',
+        '    provisioner/api/compute/service.py:1 imports provisioner.api.common',
+        '    provisioner/api/common.py:1 imports provisioner.api.app',
+    ]
+    assert checker.main([str(tmp_path)]) == 1
+
+
+def test_a_circle_larger_than_its_shortest_cycle_lists_every_module(checker, tmp_path):
+    _package(tmp_path, {
+        'provisioner/network/a.py': 'from provisioner.network import b\n'
+                                    'from provisioner.network import c\n',
+        'provisioner/network/b.py': 'from provisioner.network import a\n',
+        'provisioner/network/c.py': 'from provisioner.network import a\n',
+    })
+    found = checker.module_cycles(str(tmp_path), known=())
+    assert found[0] == ('cycle inside provisioner.network: provisioner.network.a -> '
+                        'provisioner.network.b -> provisioner.network.a')
+    assert found[-1] == ('    (a circle of 3 modules: provisioner.network.a, '
+                         'provisioner.network.b, provisioner.network.c)')
+
+
+def test_modules_of_one_area_importing_down_and_other_areas_in_a_line_pass(checker,
+                                                                           tmp_path):
+    _package(tmp_path, {
+        # A package's __init__ assembles its modules, which import their siblings
+        # and never the package: no cycle, though Python runs the __init__ first.
+        'provisioner/api/compute/__init__.py': 'from provisioner.api.compute import '
+                                               'servers\n',
+        'provisioner/api/compute/servers.py': 'from provisioner.api.compute.views '
+                                              'import servers as views\n'
+                                              'from provisioner.api import wsgi\n',
+        'provisioner/api/compute/views/servers.py': 'from provisioner.api import urls\n',
+        'provisioner/api/urls.py': 'from provisioner.conf import CONF\n',
+        'provisioner/api/wsgi.py': 'from provisioner import exception\n',
+        'provisioner/exception.py': '',
+        'provisioner/conf/__init__.py': '',
+    })
+    assert checker.module_cycles(str(tmp_path), known=()) == []
+    assert checker.problems(str(tmp_path), known_cycles=()) == []
+
+
+def test_a_known_module_cycle_edge_is_left_out(checker, tmp_path):
+    _package(tmp_path, {
+        'flows/boot.py': 'from flows.tasks import base\n',
+        'flows/tasks/base.py': 'from flows import boot\n',
+    })
+    assert checker.module_cycles(str(tmp_path), known=()) != []
+    assert checker.module_cycles(
+        str(tmp_path), known=(('flows.tasks.base', 'flows.boot'),)) == []

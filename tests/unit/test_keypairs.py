@@ -14,6 +14,7 @@ from provisioner.compute import keypairs
 from provisioner import exception
 from provisioner.identity import admin
 from provisioner.identity import service as identity
+from provisioner.quota import limits
 
 ED25519 = ('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKEMWVXgbcMhFDxKVnDs8LCF6IECKgmO1ErXXfE'
            'sfKnq user@example')
@@ -163,7 +164,7 @@ def test_generated_x509_key_pair(user):
 
 def test_a_user_has_at_most_100(user, monkeypatch):
     alice = user('alice')
-    monkeypatch.setattr(keypairs, 'MAX_PER_USER', 3)
+    monkeypatch.setattr(limits, 'KEY_PAIRS_PER_USER', 3)
     for n in range(3):
         keypairs.import_public_key(alice, 'k%d' % n, ED25519)
     with pytest.raises(keypairs.KeypairLimitExceeded):

@@ -6,6 +6,7 @@ exactly the elements it puts there (whatever the text, no element is injected), 
 libvirt's own parser (the test:/// driver) accepts, and that keeps the user's text.
 """
 
+import ipaddress
 import re
 import uuid
 
@@ -18,6 +19,8 @@ from lxml import etree
 import pytest
 
 from provisioner import exception
+from provisioner.network import addressing
+from provisioner.network import shared as shared_networks
 from provisioner import schemas
 from provisioner import validation
 from provisioner.virt.libvirt import config
@@ -42,7 +45,7 @@ SETTINGS = settings(max_examples=150, deadline=None,
 @given(HOSTILE_TEXT)
 def test_name_accepts_only_the_documented_alphabet(conf, value):
     try:
-        result = validation.name(value)
+        result = validation.check(value, schemas.titled(schemas.NAME, 'name'))
     except exception.Invalid as err:
         assert str(err).startswith('Invalid request: name ')
         return
@@ -56,16 +59,16 @@ def test_name_accepts_only_the_documented_alphabet(conf, value):
     'availability_zone': ANYTHING, 'server_group': ANYTHING, 'unknown': ANYTHING}))
 def test_boot_schema_accepts_or_refuses_cleanly(conf, request):
     try:
-        checked = schemas.validate(schemas.BOOT, request)
+        checked = validation.check(request, schemas.BOOT)
     except exception.Invalid:
         return
-    assert validation.display_name(checked['name']) == checked['name']
+    assert validation.check(checked['name'], schemas.DISPLAY_NAME) == checked['name']
     assert 1 <= len(checked['networks']) <= schemas.MAX_NETWORKS
     assert all(isinstance(s, int) and 1 <= s <= schemas.MAX_VOLUME_GIB
                for s in checked['volume_sizes'])
     for ref in ('availability_zone', 'server_group'):
-        assert checked[ref] is None or validation.name(checked[ref]) == checked[ref]
-    for key, value in (checked['properties'] or {}).items():
+        assert checked.get(ref) is None or validation.check(checked[ref], schemas.NAME)
+    for key, value in (checked.get('properties') or {}).items():
         assert re.fullmatch(r'[A-Za-z0-9_.:-]{1,255}', key)
         assert len(value) <= 255 and not any(ord(c) < 32 for c in value)
 
@@ -76,10 +79,11 @@ def test_boot_schema_accepts_or_refuses_cleanly(conf, request):
     'dhcp_end': ANYTHING}))
 def test_network_schema_accepts_or_refuses_cleanly(conf, request):
     try:
-        checked = schemas.validate(schemas.NETWORK_CREATE, request)
+        checked = validation.check(request, shared_networks.CREATE)
     except exception.Invalid:
         return
-    assert validation.ipv4_network(checked['cidr']).prefixlen <= 29
+    assert validation.check(checked['cidr'], addressing.CIDR)
+    assert 16 <= ipaddress.IPv4Network(checked['cidr']).prefixlen <= 29
 
 
 @SETTINGS
@@ -87,7 +91,7 @@ def test_network_schema_accepts_or_refuses_cleanly(conf, request):
     'name': ANYTHING, 'vcpus': ANYTHING, 'ram_mib': ANYTHING, 'disk_gib': ANYTHING}))
 def test_flavor_schema_accepts_or_refuses_cleanly(conf, request):
     try:
-        checked = schemas.validate(schemas.FLAVOR_CREATE, request)
+        checked = validation.check(request, schemas.FLAVOR_CREATE)
     except exception.Invalid:
         return
     assert checked['vcpus'] >= 1 and checked['ram_mib'] >= 1 and checked['disk_gib'] >= 0

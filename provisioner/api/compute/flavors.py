@@ -7,51 +7,13 @@ list the flavors and match names themselves.
 """
 
 from provisioner.api import common
-from provisioner.api.compute.service import SERVICE
+from provisioner.api.compute.schemas import flavors as schemas
+from provisioner.api.compute.views import flavors as views
+from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner import exception
 from provisioner import policy
-
-_positive = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,
-             'maximum': 2147483647}
-_non_negative = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 0,
-                 'maximum': 2147483647}
-_boolean = {'type': ['boolean', 'string'],
-            'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on', 'YES', 'Yes',
-                     'yes', 'y', 't', False, 'False', 'FALSE', 'false', '0', 'OFF',
-                     'Off', 'off', 'NO', 'No', 'no', 'n', 'f']}
-
-# Nova's flavor-manage create schema (2.1 - 2.54).
-CREATE = {
-    'type': 'object',
-    'properties': {
-        'flavor': {
-            'type': 'object',
-            'properties': {
-                'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
-                         'pattern': r'^(?!\s)[\s\S]*(?<!\s)$'},
-                # provisioner keeps ids in 36 characters (Nova: 255).
-                'id': {'type': ['string', 'number', 'null'], 'minLength': 1,
-                       'maxLength': 36, 'pattern': '^(?! )[a-zA-Z0-9. _-]+(?<! )$'},
-                'ram': _positive,
-                'vcpus': _positive,
-                'disk': _non_negative,
-                'OS-FLV-EXT-DATA:ephemeral': _non_negative,
-                'swap': _non_negative,
-                'rxtx_factor': {'type': ['number', 'string'],
-                                'pattern': r'^[0-9]+(\.[0-9]+)?$',
-                                'minimum': 0, 'exclusiveMinimum': 0,
-                                'maximum': 3.40282e+38},
-                'os-flavor-access:is_public': _boolean,
-            },
-            'required': ['name', 'ram', 'vcpus', 'disk'],
-            'additionalProperties': False,
-        },
-    },
-    'required': ['flavor'],
-    'additionalProperties': False,
-}
 
 # Nova's sort keys; those provisioner's flavors all share a value of sort by id.
 _SORT_KEYS = {'flavorid': 'id', 'id': 'id', 'name': 'name', 'memory_mb': 'ram_mib',
@@ -76,26 +38,7 @@ def find(req, flavor_id):
     return flavor
 
 
-def basic(req, flavor):
-    return {'id': flavor['id'], 'name': flavor['name'],
-            'links': common.links(req, 'v2.1', 'flavors', flavor['id'])}
-
-
-def detail(req, flavor):
-    """Nova's flavor view at 2.1 - 2.54 (swap is "" when there is none, until 2.75)."""
-    view = basic(req, flavor)
-    view.update({'ram': flavor['ram_mib'], 'disk': flavor['disk_gib'],
-                 'vcpus': flavor['vcpus'], 'OS-FLV-EXT-DATA:ephemeral': 0, 'swap': '',
-                 'rxtx_factor': 1.0, 'OS-FLV-DISABLED:disabled': False,
-                 'os-flavor-access:is_public': True})
-    return view
-
-
 _TRUE, _FALSE = ('1', 't', 'true', 'on', 'y', 'yes'), ('0', 'f', 'false', 'off', 'n', 'no')
-
-
-def _truthy(value):
-    return str(value).lower() in _TRUE
 
 
 def _is_public_filter(req):
@@ -107,7 +50,7 @@ def _is_public_filter(req):
         return None
     if value.lower() not in _TRUE + _FALSE:
         raise wsgi.HTTPError(400, 'Invalid is_public filter [%s]' % value)
-    return _truthy(value)
+    return value.lower() in _TRUE
 
 
 def _min_filter(req, param):
@@ -141,39 +84,25 @@ def _list(req, view):
     return common.paged_response(req, 'flavors', _flavors(req), view)
 
 
-@SERVICE.route('GET', '/v2.1/flavors')
+@wsgi.route('GET', '/v2.1/flavors')
 def index(req):
-    return _list(req, basic)
+    return _list(req, views.basic)
 
 
-@SERVICE.route('GET', '/v2.1/flavors/detail')
+@wsgi.route('GET', '/v2.1/flavors/detail')
 def list_detail(req):
-    return _list(req, detail)
+    return _list(req, views.detail)
 
 
-@SERVICE.route('GET', '/v2.1/flavors/{flavor_id}')
+@wsgi.route('GET', '/v2.1/flavors/{flavor_id}')
 def show(req, flavor_id):
-    return wsgi.json_response({'flavor': detail(req, find(req, flavor_id))})
+    return wsgi.json_response({'flavor': views.detail(req, find(req, flavor_id))})
 
 
-def _unsupported(field, value, why):
-    raise wsgi.HTTPError(400, 'Invalid input for field/attribute %s. Value: %s. %s'
-                         % (field, value, why))
-
-
-@SERVICE.route('POST', '/v2.1/flavors')
-def create(req):
-    spec = common.validate(req.json_body(), CREATE)['flavor']
-    for field in ('OS-FLV-EXT-DATA:ephemeral', 'swap'):
-        if int(spec.get(field) or 0) != 0:
-            _unsupported(field, spec[field], 'provisioner flavors have no ephemeral '
-                                             'or swap disk; give 0 or leave it out.')
-    if float(spec.get('rxtx_factor', 1.0)) != 1.0:
-        _unsupported('rxtx_factor', spec['rxtx_factor'], 'provisioner does not '
-                                                         'scale bandwidth; give 1.0.')
-    if not _truthy(spec.get('os-flavor-access:is_public', True)):
-        _unsupported('os-flavor-access:is_public', spec['os-flavor-access:is_public'],
-                     'provisioner flavors are all public.')
+@wsgi.route('POST', '/v2.1/flavors')
+@validation.schema(schemas.CREATE)
+def create(req, body):
+    spec = body['flavor']
     flavor_id = None if spec.get('id') is None else str(spec['id'])
     api = catalog(req)
     if flavor_id is not None:
@@ -184,19 +113,15 @@ def create(req):
         if taken:
             raise wsgi.HTTPError(409, 'Flavor with ID %s already exists.' % flavor_id)
     try:
-        ram, vcpus, disk = int(spec['ram']), int(spec['vcpus']), int(spec['disk'])
-    except ValueError:  # "" matches the digits pattern, as in Nova
-        raise wsgi.HTTPError(400, 'ram, vcpus and disk must be whole numbers.') \
-            from None
-    try:
-        flavor = api.create_flavor(spec['name'], vcpus, ram, disk, flavor_id)
+        flavor = api.create_flavor(spec['name'], int(spec['vcpus']), int(spec['ram']),
+                                   int(spec['disk']), flavor_id)
     except exception.Conflict:
         raise wsgi.HTTPError(409, 'Flavor with name %s already exists.'
                              % spec['name']) from None
-    return wsgi.json_response({'flavor': detail(req, flavor)})
+    return wsgi.json_response({'flavor': views.detail(req, flavor)})
 
 
-@SERVICE.route('DELETE', '/v2.1/flavors/{flavor_id}')
+@wsgi.route('DELETE', '/v2.1/flavors/{flavor_id}')
 def delete(req, flavor_id):
     policy.authorize(req.context, 'flavor:delete')  # before a 404 can tell anything
     find(req, flavor_id)
@@ -206,20 +131,20 @@ def delete(req, flavor_id):
 
 # -- extra specs and access lists: provisioner's flavors have neither --------------
 
-@SERVICE.route('GET', '/v2.1/flavors/{flavor_id}/os-extra_specs')
+@wsgi.route('GET', '/v2.1/flavors/{flavor_id}/os-extra_specs')
 def extra_specs(req, flavor_id):
     find(req, flavor_id)
     return wsgi.json_response({'extra_specs': {}})
 
 
-@SERVICE.route('GET', '/v2.1/flavors/{flavor_id}/os-extra_specs/{key}')
+@wsgi.route('GET', '/v2.1/flavors/{flavor_id}/os-extra_specs/{key}')
 def extra_spec(req, flavor_id, key):
     find(req, flavor_id)
     raise wsgi.HTTPError(404, 'Flavor %s has no extra specs with key %s.'
                          % (flavor_id, key))
 
 
-@SERVICE.route('POST', '/v2.1/flavors/{flavor_id}/os-extra_specs')
+@wsgi.route('POST', '/v2.1/flavors/{flavor_id}/os-extra_specs')
 def set_extra_specs(req, flavor_id):
     policy.authorize(req.context, 'flavor:create')
     find(req, flavor_id)
@@ -227,7 +152,7 @@ def set_extra_specs(req, flavor_id):
                               'disk are all a flavor says.')
 
 
-@SERVICE.route('GET', '/v2.1/flavors/{flavor_id}/os-flavor-access')
+@wsgi.route('GET', '/v2.1/flavors/{flavor_id}/os-flavor-access')
 def access_list(req, flavor_id):
     find(req, flavor_id)
     raise wsgi.HTTPError(404, 'Access list not available for public flavors.')

@@ -22,7 +22,6 @@ Times are UTC with microseconds and a Z (2026-11-23T14:42:38.469947Z).
 
 from provisioner.api import common
 from provisioner.api.compute.servers import compute
-from provisioner.api.compute.service import SERVICE
 from provisioner.api import wsgi
 from provisioner.engine import flow_view
 
@@ -33,7 +32,7 @@ def _timed(item):
     return dict(item, **{key: common.isotime_us(item[key]) for key in _TIMES})
 
 
-@SERVICE.route('GET', '/v2.1/servers/{server_id}/os-instance-actions/{request_id}/flow')
+@wsgi.route('GET', '/v2.1/servers/{server_id}/os-instance-actions/{request_id}/flow')
 def show(req, server_id, request_id):
     flow = flow_view.show(compute(req), server_id, request_id)
     flow['atoms'] = [_timed(atom) for atom in flow['atoms']]

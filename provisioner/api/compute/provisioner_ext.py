@@ -17,11 +17,12 @@ Server actions ``provisioner:resume`` and ``provisioner:rollback`` live with
 Nova's actions (server_actions.py).
 """
 
+from provisioner.api.compute.schemas import provisioner_ext as schemas
 from provisioner.api.compute.servers import compute
-from provisioner.api.compute.service import SERVICE
+from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
-from provisioner.compute import quota_api
+from provisioner.quota import api as quota_api
 
 _CATALOG = ('flavor', 'image', 'network')
 
@@ -31,55 +32,46 @@ def _catalog(req):
     return catalog_api.CatalogAPI(req.context, driver)
 
 
-@SERVICE.route('GET', '/v2.1/provisioner/instances')
+@wsgi.route('GET', '/v2.1/provisioner/instances')
 def instances(req):
     all_projects = req.GET.get('all_projects', '').lower() in ('1', 'true', 'yes')
     return wsgi.json_response({'instances': compute(req).list(all_projects)})
 
 
-@SERVICE.route('GET', '/v2.1/provisioner/instances/{name_or_id}')
+@wsgi.route('GET', '/v2.1/provisioner/instances/{name_or_id}')
 def instance(req, name_or_id):
     return wsgi.json_response({'instance': compute(req).show(name_or_id)})
 
 
-@SERVICE.route('GET', '/v2.1/provisioner/hosts')
+@wsgi.route('GET', '/v2.1/provisioner/hosts')
 def hosts(req):
     return wsgi.json_response({'hosts': _catalog(req).list('host')})
 
 
-@SERVICE.route('GET', '/v2.1/provisioner/hosts/{name}')
+@wsgi.route('GET', '/v2.1/provisioner/hosts/{name}')
 def host(req, name):
     return wsgi.json_response({'host': _catalog(req).show('host', name)})
 
 
-_HOST_FIELDS = ('enabled', 'disabled_reason', 'availability_zone',
-                'cpu_allocation_ratio', 'ram_allocation_ratio', 'disk_allocation_ratio')
+@wsgi.route('PUT', '/v2.1/provisioner/hosts/{name}')
+@validation.schema(schemas.HOST_UPDATE)
+def update_host(req, name, body):
+    return wsgi.json_response({'host': _catalog(req).update_host(name, **body['host'])})
 
 
-@SERVICE.route('PUT', '/v2.1/provisioner/hosts/{name}')
-def update_host(req, name):
-    fields = req.json_body().get('host')
-    if not isinstance(fields, dict) or set(fields) - set(_HOST_FIELDS):
-        raise wsgi.HTTPError(400, 'Give {"host": {...}} with any of: %s'
-                             % ', '.join(_HOST_FIELDS))
-    return wsgi.json_response({'host': _catalog(req).update_host(name, **fields)})
-
-
-@SERVICE.route('GET', '/v2.1/provisioner/quotas/{project}')
+@wsgi.route('GET', '/v2.1/provisioner/quotas/{project}')
 def quota(req, project):
     return wsgi.json_response({'quota': quota_api.show(req.context, project)})
 
 
-@SERVICE.route('PUT', '/v2.1/provisioner/quotas/{project}')
-def set_quota(req, project):
-    limits = req.json_body().get('quota')
-    if not isinstance(limits, dict):
-        raise wsgi.HTTPError(400, 'Give {"quota": {...}}.')
+@wsgi.route('PUT', '/v2.1/provisioner/quotas/{project}')
+@validation.schema(schemas.QUOTA_UPDATE)
+def set_quota(req, project, body):
     return wsgi.json_response({'quota': quota_api.set_limits(req.context, project,
-                                                                  limits)})
+                                                             body['quota'])})
 
 
-@SERVICE.route('GET', '/v2.1/provisioner/catalog/{resource}')
+@wsgi.route('GET', '/v2.1/provisioner/catalog/{resource}')
 def catalog_list(req, resource):
     if resource not in _CATALOG:
         raise wsgi.HTTPError(404, 'No catalog of %s; there are: %s'
@@ -87,7 +79,7 @@ def catalog_list(req, resource):
     return wsgi.json_response({resource + 's': _catalog(req).list(resource)})
 
 
-@SERVICE.route('GET', '/v2.1/provisioner/catalog/{resource}/{name_or_id}')
+@wsgi.route('GET', '/v2.1/provisioner/catalog/{resource}/{name_or_id}')
 def catalog_show(req, resource, name_or_id):
     if resource not in _CATALOG:
         raise wsgi.HTTPError(404, 'No catalog of %s; there are: %s'

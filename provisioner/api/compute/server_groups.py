@@ -5,47 +5,19 @@ Nova at 2.15); its members are the ids of its live servers. ``project_id`` and
 ``user_id`` join the view only at 2.13, so they are not shown here.
 """
 
-from provisioner.api import common
-from provisioner.api.compute.service import SERVICE
+from provisioner.api.compute.schemas import server_groups as schemas
+from provisioner.api.compute.views import server_groups as views
+from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.compute import server_groups
 from provisioner.conf import CONF
 from provisioner import exception
 from provisioner import policy
-
-MAX_GROUPS = 10  # Nova's server_groups quota, which provisioner keeps fixed
-
-CREATE = {
-    'type': 'object',
-    'properties': {
-        'server_group': {
-            'type': 'object',
-            'properties': {
-                'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
-                         'pattern': r'^(?!\s)[\s\S]*(?<!\s)$'},
-                'policies': {
-                    'type': 'array',
-                    'prefixItems': [{'type': 'string',
-                                     'enum': list(server_groups.POLICIES)}],
-                    'items': False,
-                    'uniqueItems': True,
-                    'minItems': 1,
-                    'maxItems': 1,
-                },
-            },
-            'required': ['name', 'policies'],
-            'additionalProperties': False,
-        },
-    },
-    'required': ['server_group'],
-    'additionalProperties': False,
-}
-
+from provisioner.quota import limits
 
 def _views(groups):
     members = server_groups.member_ids([g['id'] for g in groups])
-    return [{'id': g['id'], 'name': g['name'], 'policies': [g['policy']],
-             'members': members[g['id']], 'metadata': {}} for g in groups]
+    return [views.server_group(g, members[g['id']]) for g in groups]
 
 
 def _find(req, group_id):
@@ -76,7 +48,7 @@ def _offset_and_limit(req):
     return offset, min(limit or CONF.api.max_limit, CONF.api.max_limit)
 
 
-@SERVICE.route('GET', '/v2.1/os-server-groups')
+@wsgi.route('GET', '/v2.1/os-server-groups')
 def index(req):
     # As Nova: all_projects (any value) widens the list for admins only.
     all_projects = ('all_projects' in req.GET
@@ -86,21 +58,22 @@ def index(req):
     return wsgi.json_response({'server_groups': _views(groups[offset:offset + limit])})
 
 
-@SERVICE.route('GET', '/v2.1/os-server-groups/{group_id}')
+@wsgi.route('GET', '/v2.1/os-server-groups/{group_id}')
 def show(req, group_id):
     return wsgi.json_response({'server_group': _views([_find(req, group_id)])[0]})
 
 
-@SERVICE.route('POST', '/v2.1/os-server-groups')
-def create(req):
-    spec = common.validate(req.json_body(), CREATE)['server_group']
-    if len(server_groups.list_all(req.context)) >= MAX_GROUPS:
+@wsgi.route('POST', '/v2.1/os-server-groups')
+@validation.schema(schemas.CREATE)
+def create(req, body):
+    spec = body['server_group']
+    if len(server_groups.list_all(req.context)) >= limits.SERVER_GROUPS:
         raise wsgi.HTTPError(403, 'Quota exceeded, too many server groups.')
     group = server_groups.create(req.context, spec['name'], spec['policies'][0])
     return wsgi.json_response({'server_group': _views([group])[0]})
 
 
-@SERVICE.route('DELETE', '/v2.1/os-server-groups/{group_id}')
+@wsgi.route('DELETE', '/v2.1/os-server-groups/{group_id}')
 def delete(req, group_id):
     server_groups.delete(req.context, _find(req, group_id)['id'])
     return wsgi.empty_response(204)

@@ -8,19 +8,19 @@ anything is written.
 """
 
 import base64
-import binascii
 import datetime
 import re
 
 from provisioner.api import common
-from provisioner.api.compute import schemas
-from provisioner.api.compute import views
-from provisioner.api.compute.service import SERVICE
+from provisioner.api.compute.schemas import servers as schemas
+from provisioner.api.compute.views import servers as views
+from provisioner.api import urls
+from provisioner.api import validation
 from provisioner.api import wsgi
-from provisioner.catalog import api as catalog_api
 from provisioner.compute import api as compute_api
 from provisioner.compute import instances
 from provisioner import exception
+from provisioner.network import service as networks
 
 # Nova's status filter, as the vm_states that show as it.
 _STATUS_FILTER = {'BUILD': ['building'], 'ACTIVE': ['active'], 'SHUTOFF': ['stopped'],
@@ -29,6 +29,8 @@ _STATUS_FILTER = {'BUILD': ['building'], 'ACTIVE': ['active'], 'SHUTOFF': ['stop
 
 
 def compute(req):
+    # All-in-one this process is the hypervisor host: a boot first checks and
+    # reports it, as the CLI does. Distributed, the workers report their hosts.
     return compute_api.ComputeAPI(req.context, req.deployment)
 
 
@@ -127,18 +129,16 @@ def _networks(req, server):
     requested = server.get('networks')
     if requested is None:
         # Nova 2.1 without networks: the one network there is, if there is one.
-        networks = catalog_api.CatalogAPI(req.context, None).list('network')
-        if len(networks) != 1:
+        found = networks.list_networks(req.context)
+        if len(found) != 1:
             raise wsgi.HTTPError(400, 'Give the server a network ("networks": '
                                       '[{"uuid": ...}]): %d networks exist.'
-                                 % len(networks))
-        return [networks[0]['id']]
+                                 % len(found))
+        return [found[0]['id']]
     nics = []
-    for network in requested:
+    for network in requested:  # each has a port or a uuid (the schema says so)
         if network.get('port'):  # a port made first: its network and address
             nics.append({'port': network['port']})
-        elif not network.get('uuid'):
-            raise wsgi.HTTPError(400, 'Each network needs a uuid or a port.')
         elif network.get('fixed_ip'):
             nics.append({'network': network['uuid'], 'fixed_ip': network['fixed_ip']})
         else:
@@ -148,38 +148,17 @@ def _networks(req, server):
 
 def _user_data(server):
     encoded = server.get('user_data')
-    if encoded is None:
-        return None
-    try:
-        return base64.b64decode(encoded, validate=True)
-    except (binascii.Error, ValueError):
-        raise wsgi.HTTPError(400, 'User data needs to be valid base 64.') from None
-
-
-def _check_count(server):
-    for field in ('min_count', 'max_count'):
-        if int(server.get(field, 1)) != 1:
-            _unsupported('%s=%s' % (field, server[field]),
-                         'provisioner creates one server per request')
-    if server.get('personality'):
-        _unsupported('personality', 'files reach the guest as user_data')
-    if server.get('block_device_mapping'):
-        _unsupported('block_device_mapping (v1)', 'use block_device_mapping_v2')
-    for group in server.get('security_groups', []):
-        if group.get('name', 'default') != 'default':
-            _unsupported('security group %s' % group.get('name'),
-                         'guest networks are isolated; there are no security groups')
+    return None if encoded is None else base64.b64decode(encoded)  # checked: base64
 
 
 # References in the body that do not exist are the request's fault: 400, as Nova.
 _BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Port', 'Server group', 'Volume'}
 
 
-@SERVICE.route('POST', '/v2.1/servers')
-def create(req):
-    body = common.validate(req.json_body(), schemas.CREATE)
+@wsgi.route('POST', '/v2.1/servers')
+@validation.schema(schemas.CREATE)
+def create(req, body):
     server = body['server']
-    _check_count(server)
     hints = body.get('OS-SCH-HNT:scheduler_hints') or body.get('os:scheduler_hints') \
         or {}
     image, volume_sizes, boot_volume = _volumes_and_image(server)
@@ -196,8 +175,8 @@ def create(req):
         raise
     req.deployment.dispatcher.boot(instance_id)
     return wsgi.json_response({'server': views.created(req, instance_id)}, 202,
-                              {'Location': common.service_url(req, 'v2.1', 'servers',
-                                                              instance_id)})
+                              {'Location': urls.service_url(req, 'v2.1', 'servers',
+                                                            instance_id)})
 
 
 # -- list and show -------------------------------------------------------------------
@@ -270,12 +249,12 @@ def _list(req, view):
     return common.paged_response(req, 'servers', _servers(req), view)
 
 
-@SERVICE.route('GET', '/v2.1/servers')
+@wsgi.route('GET', '/v2.1/servers')
 def index(req):
     return _list(req, views.basic)
 
 
-@SERVICE.route('GET', '/v2.1/servers/detail')
+@wsgi.route('GET', '/v2.1/servers/detail')
 def detail(req):
     # Extended attributes (2.3) would need each server's user data: admins only,
     # and read per server only at that microversion.
@@ -288,7 +267,7 @@ def _user_data_of(server):
     return instances.user_data(server['id']) if server['has_user_data'] else None
 
 
-@SERVICE.route('GET', '/v2.1/servers/{server_id}')
+@wsgi.route('GET', '/v2.1/servers/{server_id}')
 def show(req, server_id):
     server = compute(req).server_record(server_id)
     user_data = None
@@ -299,21 +278,18 @@ def show(req, server_id):
 
 # -- update and delete -----------------------------------------------------------
 
-@SERVICE.route('PUT', '/v2.1/servers/{server_id}')
-def update(req, server_id):
-    body = common.validate(req.json_body(), schemas.UPDATE)['server']
+@wsgi.route('PUT', '/v2.1/servers/{server_id}')
+@validation.schema(schemas.UPDATE)
+def update(req, server_id, body):
     api = compute(req)
     server = api.server_record(server_id)
-    for field in ('accessIPv4', 'accessIPv6'):
-        if body.get(field):
-            _unsupported(field, 'guest networks are isolated')
-    if 'name' in body:
-        api.rename(server['id'], body['name'])
+    if 'name' in body['server']:
+        api.rename(server['id'], body['server']['name'])
     return wsgi.json_response({'server': views.detail(req, api.server_record(
         server['id']))})
 
 
-@SERVICE.route('DELETE', '/v2.1/servers/{server_id}')
+@wsgi.route('DELETE', '/v2.1/servers/{server_id}')
 def delete(req, server_id):
     api = compute(req)
     instance_id = api.request_delete(api.server_record(server_id)['id'])
@@ -321,7 +297,7 @@ def delete(req, server_id):
     return wsgi.empty_response(204)
 
 
-@SERVICE.route('GET', '/v2.1/servers/{server_id}/os-security-groups')
+@wsgi.route('GET', '/v2.1/servers/{server_id}/os-security-groups')
 def security_groups(req, server_id):
     """Guest networks are isolated: a server has no security groups (clients ask)."""
     compute(req).server_record(server_id)

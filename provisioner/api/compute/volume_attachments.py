@@ -9,17 +9,14 @@ detaching until the flow ends. Nova's 2.1 shapes: ``id`` and ``volumeId`` are th
 volume's id, ``serverId`` and ``device``.
 """
 
+from provisioner.api.compute.schemas import volume_attachments as schemas
 from provisioner.api.compute.servers import compute
-from provisioner.api.compute.service import SERVICE
+from provisioner.api.compute.views import volume_attachments as views
+from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner import exception
 from provisioner.volume import api as volume_api
 from provisioner.volume import volumes
-
-
-def _view(instance_id, volume):
-    return {'id': volume['id'], 'volumeId': volume['id'], 'serverId': instance_id,
-            'device': volume['device']}
 
 
 def _attached(req, server_id):
@@ -28,41 +25,38 @@ def _attached(req, server_id):
                          if v['status'] in ('in-use', 'detaching', 'attaching')]
 
 
-@SERVICE.route('GET', '/v2.1/servers/{server_id}/os-volume_attachments')
+@wsgi.route('GET', '/v2.1/servers/{server_id}/os-volume_attachments')
 def list_attachments(req, server_id):
     instance_id, attached = _attached(req, server_id)
-    return wsgi.json_response({'volumeAttachments': [_view(instance_id, v)
-                                                     for v in attached]})
+    return wsgi.json_response({'volumeAttachments': [
+        views.attachment(instance_id, v['id'], v['device']) for v in attached]})
 
 
-@SERVICE.route('GET', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')
+@wsgi.route('GET', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')
 def show_attachment(req, server_id, volume_id):
     instance_id, attached = _attached(req, server_id)
     for volume in attached:
         if volume['id'] == volume_id:
-            return wsgi.json_response({'volumeAttachment': _view(instance_id, volume)})
+            return wsgi.json_response({'volumeAttachment': views.attachment(
+                instance_id, volume['id'], volume['device'])})
     raise exception.NotFound(kind='Volume attachment',
                              name='%s of server %s' % (volume_id, server_id))
 
 
-@SERVICE.route('POST', '/v2.1/servers/{server_id}/os-volume_attachments')
-def attach(req, server_id):
-    body = req.json_body().get('volumeAttachment')
-    if not isinstance(body, dict) or not isinstance(body.get('volumeId'), str):
-        raise wsgi.HTTPError(400, 'The request body needs a "volumeAttachment" object '
-                                  'with a "volumeId".')
+@wsgi.route('POST', '/v2.1/servers/{server_id}/os-volume_attachments')
+@validation.schema(schemas.ATTACH)
+def attach(req, server_id, body):
     instance_id = compute(req).server_record(server_id)['id']
-    volume_id = body['volumeId']
+    volume_id = body['volumeAttachment']['volumeId']
     action_id = volume_api.VolumeAPI(req.context, req.deployment).request_attach(
         instance_id, volume_id)
     req.deployment.dispatcher.run_action(instance_id, action_id)
     # The device is the host's choice, known once the flow plugged the volume in.
-    return wsgi.json_response({'volumeAttachment': {
-        'id': volume_id, 'volumeId': volume_id, 'serverId': instance_id,
-        'device': None}})
+    return wsgi.json_response({'volumeAttachment': views.attachment(
+        instance_id, volume_id, None)})
 
 
-@SERVICE.route('DELETE', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')
+@wsgi.route('DELETE', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')
 def detach(req, server_id, volume_id):
     instance_id = compute(req).server_record(server_id)['id']
     action_id = volume_api.VolumeAPI(req.context, req.deployment).request_detach(

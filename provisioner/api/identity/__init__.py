@@ -1,10 +1,14 @@
 """Identity v3 (a Keystone subset): tokens, the catalog, projects, users and roles.
 
-Importing the package registers every route on ``SERVICE``.
+Shaped as every service: controllers (versions, tokens, resources), ``schemas``
+(the request bodies) and ``views`` (Keystone's shapes and error body).
 """
 
-from provisioner.api.identity import core
-from provisioner.api.identity import resources  # noqa: F401 (registers routes)
-from provisioner.api.identity import tokens  # noqa: F401 (registers routes)
+from provisioner.api.identity import resources
+from provisioner.api.identity import tokens
+from provisioner.api.identity import versions
+from provisioner.api.identity import views
+from provisioner.api import wsgi
 
-SERVICE = core.SERVICE
+SERVICE = wsgi.Service('identity', fault=views.keystone_fault,
+                       controllers=(versions, tokens, resources))

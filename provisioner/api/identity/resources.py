@@ -8,21 +8,28 @@ accepted and not stored; a request that needs what provisioner cannot do (anothe
 domain, a disabled or nested project, renaming a user) is a 400 that says so.
 """
 
-from provisioner.api.identity import core
+from provisioner.api.identity import schemas
+from provisioner.api.identity import views
+from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner import exception
 from provisioner.identity import admin
 from provisioner.identity import service as identity
 from provisioner import policy
 
-SERVICE = core.SERVICE
+def _bool_param(req, name):
+    """A boolean query filter (?enabled=true) as True/False, or None if absent."""
+    value = req.GET.get(name)
+    if value is None:
+        return None
+    return value.lower() not in ('0', 'false', 'no', 'off', 'f', 'n')
 
 
 def _keystone_filters(items, req):
     """Keystone's list filters every /v3 list here accepts: domain_id and enabled."""
-    if req.GET.get('domain_id') not in (None, core.DOMAIN_ID):
+    if req.GET.get('domain_id') not in (None, views.DOMAIN_ID):
         return []
-    enabled = core.bool_param(req, 'enabled')
+    enabled = _bool_param(req, 'enabled')
     if enabled is not None:
         items = [i for i in items if i.get('enabled', True) == enabled]
     return items
@@ -30,109 +37,92 @@ def _keystone_filters(items, req):
 
 # -- domains: the one Default ---------------------------------------------------------
 
-@SERVICE.route('GET', '/v3/domains')
+@wsgi.route('GET', '/v3/domains')
 def list_domains(req):
     name = req.GET.get('name')
-    domains = [core.domain_view(req)] if name in (None, core.DOMAIN_NAME) else []
-    return core.collection(req, 'domains', domains, 'domains')
+    domains = [views.domain_view(req)] if name in (None, views.DOMAIN_NAME) else []
+    return views.collection(req, 'domains', domains, 'domains')
 
 
-@SERVICE.route('GET', '/v3/domains/{domain_id}')
+@wsgi.route('GET', '/v3/domains/{domain_id}')
 def show_domain(req, domain_id):
-    if domain_id != core.DOMAIN_ID:
+    if domain_id != views.DOMAIN_ID:
         raise exception.NotFound(kind='Domain', name=domain_id)
-    return wsgi.json_response({'domain': core.domain_view(req)})
+    return wsgi.json_response({'domain': views.domain_view(req)})
 
 
 # -- projects ---------------------------------------------------------------------------
 
-@SERVICE.route('GET', '/v3/projects')
+@wsgi.route('GET', '/v3/projects')
 def list_projects(req):
     projects = admin.list_projects(req.context, req.GET.get('name'))
     projects = _keystone_filters(projects, req)
-    return core.collection(req, 'projects', [core.project_view(req, p) for p in projects],
+    return views.collection(req, 'projects', [views.project_view(req, p) for p in projects],
                            'projects')
 
 
-@SERVICE.route('GET', '/v3/projects/{project_id}')
+@wsgi.route('GET', '/v3/projects/{project_id}')
 def show_project(req, project_id):
     project = admin.show_project(req.context, project_id)
-    return wsgi.json_response({'project': core.project_view(req, project)})
+    return wsgi.json_response({'project': views.project_view(req, project)})
 
 
-@SERVICE.route('POST', '/v3/projects')
-def create_project(req):
-    body = core.require_object(req.json_body(), 'project')
-    core.domain_id_of(body)
-    if body.get('enabled') is False:
-        raise exception.Invalid(reason='provisioner projects are always enabled')
-    if body.get('is_domain'):
-        raise exception.Invalid(reason='provisioner has one domain; a project cannot '
-                                       'be a domain')
-    if body.get('parent_id') not in (None, core.DOMAIN_ID):
-        raise exception.Invalid(reason='provisioner projects are not nested')
-    if not isinstance(body.get('name'), str):
-        raise exception.Invalid(reason='a project needs a name')
-    project = admin.create_project(req.context, body['name'])
-    return wsgi.json_response({'project': core.project_view(req, project)}, 201)
+@wsgi.route('POST', '/v3/projects')
+@validation.schema(schemas.PROJECT_CREATE)
+def create_project(req, body):
+    project = admin.create_project(req.context, body['project']['name'])
+    return wsgi.json_response({'project': views.project_view(req, project)}, 201)
 
 
-@SERVICE.route('GET', '/v3/users/{user_id}/projects')
+@wsgi.route('GET', '/v3/users/{user_id}/projects')
 def user_projects(req, user_id):
     projects = admin.user_projects(req.context, user_id)
-    return core.collection(req, 'projects', [core.project_view(req, p) for p in projects],
+    return views.collection(req, 'projects', [views.project_view(req, p) for p in projects],
                            'users', user_id, 'projects')
 
 
 # -- users ------------------------------------------------------------------------------
 
-@SERVICE.route('GET', '/v3/users')
+@wsgi.route('GET', '/v3/users')
 def list_users(req):
     users = _keystone_filters(admin.list_users(req.context, req.GET.get('name')), req)
-    return core.collection(req, 'users', [core.user_view(req, u) for u in users], 'users')
+    return views.collection(req, 'users', [views.user_view(req, u) for u in users], 'users')
 
 
-@SERVICE.route('GET', '/v3/users/{user_id}')
+@wsgi.route('GET', '/v3/users/{user_id}')
 def show_user(req, user_id):
-    return wsgi.json_response({'user': core.user_view(
+    return wsgi.json_response({'user': views.user_view(
         req, admin.show_user(req.context, user_id))})
 
 
-@SERVICE.route('POST', '/v3/users')
-def create_user(req):
-    body = core.require_object(req.json_body(), 'user')
-    core.domain_id_of(body)
-    if not isinstance(body.get('name'), str):
-        raise exception.Invalid(reason='a user needs a name')
-    if not isinstance(body.get('password'), str):
-        raise exception.Invalid(reason='a provisioner user needs a password '
-                                       '(openstack user create --password ...)')
+@wsgi.route('POST', '/v3/users')
+@validation.schema(schemas.USER_CREATE)
+def create_user(req, body):
+    body = body['user']
     user = admin.create_user(req.context, body['name'], body['password'])
     if body.get('enabled') is False:
         user = admin.disable_user(req.context, user['name'])
-    return wsgi.json_response({'user': core.user_view(req, user)}, 201)
+    return wsgi.json_response({'user': views.user_view(req, user)}, 201)
 
 
-@SERVICE.route('PATCH', '/v3/users/{user_id}')
-def update_user(req, user_id):
+@wsgi.route('PATCH', '/v3/users/{user_id}')
+@validation.schema(schemas.USER_UPDATE)
+def update_user(req, user_id, body):
     """Set a password, enable or disable: what ``openstack user set`` sends."""
-    body = core.require_object(req.json_body(), 'user')
+    body = body['user']
     user = admin.show_user(req.context, user_id)
     if body.get('name') not in (None, user['name']):
         raise exception.Invalid(reason='provisioner users cannot be renamed')
-    core.domain_id_of(body)
     if 'password' in body:
-        if not isinstance(body['password'], str):
-            raise exception.Invalid(reason='the password must be a string')
         user = admin.set_password(req.context, user['name'], body['password'])
     if body.get('enabled') is False:
         user = admin.disable_user(req.context, user['name'])
     elif body.get('enabled') is True:
         user = admin.enable_user(req.context, user['name'])
-    return wsgi.json_response({'user': core.user_view(req, user)})
+    return wsgi.json_response({'user': views.user_view(req, user)})
 
 
-@SERVICE.route('DELETE', '/v3/users/{user_id}')
+@wsgi.route('DELETE', '/v3/users/{user_id}')
 def delete_user(req, user_id):
     admin.show_user(req.context, user_id)
     raise wsgi.HTTPError(501, 'provisioner keeps its users (instances record who '
@@ -148,18 +138,18 @@ def _role(role_id):
     return role_id
 
 
-@SERVICE.route('GET', '/v3/roles')
+@wsgi.route('GET', '/v3/roles')
 def list_roles(req):
     policy.authorize(req.context, 'identity:role_list')
     name = req.GET.get('name')
     roles = [r for r in identity.ROLES if name in (None, r)]
-    return core.collection(req, 'roles', [core.role_view(req, r) for r in roles], 'roles')
+    return views.collection(req, 'roles', [views.role_view(req, r) for r in roles], 'roles')
 
 
-@SERVICE.route('GET', '/v3/roles/{role_id}')
+@wsgi.route('GET', '/v3/roles/{role_id}')
 def show_role(req, role_id):
     policy.authorize(req.context, 'identity:role_list')
-    return wsgi.json_response({'role': core.role_view(req, _role(role_id))})
+    return wsgi.json_response({'role': views.role_view(req, _role(role_id))})
 
 
 def _names(req, project_id, user_id):
@@ -169,21 +159,21 @@ def _names(req, project_id, user_id):
     return user['name'], project['name']
 
 
-@SERVICE.route('PUT', '/v3/projects/{project_id}/users/{user_id}/roles/{role_id}')
+@wsgi.route('PUT', '/v3/projects/{project_id}/users/{user_id}/roles/{role_id}')
 def add_role(req, project_id, user_id, role_id):
     user_name, project_name = _names(req, project_id, user_id)
     admin.add_role(req.context, user_name, project_name, _role(role_id))
     return wsgi.empty_response(204)
 
 
-@SERVICE.route('DELETE', '/v3/projects/{project_id}/users/{user_id}/roles/{role_id}')
+@wsgi.route('DELETE', '/v3/projects/{project_id}/users/{user_id}/roles/{role_id}')
 def remove_role(req, project_id, user_id, role_id):
     user_name, project_name = _names(req, project_id, user_id)
     admin.remove_role(req.context, user_name, project_name, _role(role_id))
     return wsgi.empty_response(204)
 
 
-@SERVICE.route('GET', '/v3/projects/{project_id}/users/{user_id}/roles/{role_id}')
+@wsgi.route('GET', '/v3/projects/{project_id}/users/{user_id}/roles/{role_id}')
 def check_role(req, project_id, user_id, role_id):
     if not admin.list_role_assignments(req.context, user_id, project_id, _role(role_id)):
         raise exception.NotFound(kind='Role assignment', name='%s of user %s in project '
@@ -192,28 +182,14 @@ def check_role(req, project_id, user_id, role_id):
     return wsgi.empty_response(204)
 
 
-@SERVICE.route('GET', '/v3/projects/{project_id}/users/{user_id}/roles')
+@wsgi.route('GET', '/v3/projects/{project_id}/users/{user_id}/roles')
 def project_user_roles(req, project_id, user_id):
     found = admin.list_role_assignments(req.context, user_id, project_id)
-    return core.collection(req, 'roles', [core.role_view(req, a['role']) for a in found],
+    return views.collection(req, 'roles', [views.role_view(req, a['role']) for a in found],
                            'projects', project_id, 'users', user_id, 'roles')
 
 
-def _assignment_view(req, assignment, names):
-    role = {'id': assignment['role']}
-    user = {'id': assignment['user_id']}
-    project = {'id': assignment['project_id']}
-    if names:
-        role['name'] = assignment['role']
-        user.update(name=assignment['user_name'], domain=dict(core.DOMAIN))
-        project.update(name=assignment['project_name'], domain=dict(core.DOMAIN))
-    return {'role': role, 'user': user, 'scope': {'project': project},
-            'links': {'assignment': core.url(
-                req, 'projects', assignment['project_id'], 'users',
-                assignment['user_id'], 'roles', assignment['role'])}}
-
-
-@SERVICE.route('GET', '/v3/role_assignments')
+@wsgi.route('GET', '/v3/role_assignments')
 def list_role_assignments(req):
     """Keystone's filters: user.id, scope.project.id, role.id; include_names."""
     query = req.GET
@@ -224,7 +200,7 @@ def list_role_assignments(req):
         found = admin.list_role_assignments(req.context, query.get('user.id'),
                                             query.get('scope.project.id'),
                                             query.get('role.id'))
-    names = core.bool_param(req, 'include_names') or False  # "?include_names": True
-    return core.collection(req, 'role_assignments',
-                           [_assignment_view(req, a, names) for a in found],
+    names = _bool_param(req, 'include_names') or False  # "?include_names": True
+    return views.collection(req, 'role_assignments',
+                           [views.assignment_view(req, a, names) for a in found],
                            'role_assignments')

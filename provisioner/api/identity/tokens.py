@@ -10,41 +10,16 @@ import base64
 import datetime
 import hashlib
 
-from provisioner.api import catalog_doc
 from provisioner.api import common
-from provisioner.api.identity import core
+from provisioner.api.identity import schemas
+from provisioner.api.identity import views
+from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner import exception
 from provisioner.identity import admin
 from provisioner.identity import fernet
 from provisioner.identity import service as identity
 from provisioner import policy
-
-SERVICE = core.SERVICE
-
-_DOMAIN_REF = {'type': 'object', 'properties': {'id': {'type': 'string'},
-                                                'name': {'type': 'string'}}}
-_NAMED = {'id': {'type': 'string'}, 'name': {'type': 'string'}, 'domain': _DOMAIN_REF}
-AUTH_REQUEST = {
-    'type': 'object', 'required': ['auth'],
-    'properties': {'auth': {
-        'type': 'object', 'required': ['identity'],
-        'properties': {
-            'identity': {
-                'type': 'object', 'required': ['methods'],
-                'properties': {
-                    'methods': {'type': 'array', 'minItems': 1,
-                                'items': {'type': 'string'}},
-                    'password': {
-                        'type': 'object', 'required': ['user'],
-                        'properties': {'user': {
-                            'type': 'object', 'required': ['password'],
-                            'properties': dict(_NAMED, password={'type': 'string'})}}},
-                    'token': {'type': 'object', 'required': ['id'],
-                              'properties': {'id': {'type': 'string'}}}}},
-            'scope': {'type': ['object', 'string'],
-                      'properties': {'project': {'type': 'object',
-                                                 'properties': _NAMED}}}}}}}
 
 UNSCOPED = ('provisioner issues project-scoped tokens only: give a project in the '
             'scope (OS_PROJECT_NAME and OS_PROJECT_DOMAIN_NAME=Default, or '
@@ -56,11 +31,11 @@ def _check_domain(ref, what):
     domain = ref.get('domain')
     if domain is None:
         return
-    if domain.get('id') not in (None, core.DOMAIN_ID) or \
-            domain.get('name') not in (None, core.DOMAIN_NAME):
+    if domain.get('id') not in (None, views.DOMAIN_ID) or \
+            domain.get('name') not in (None, views.DOMAIN_NAME):
         raise exception.NotAuthenticated(
             reason='the %s domain must be %s (id %s): provisioner has no other'
-                   % (what, core.DOMAIN_NAME, core.DOMAIN_ID))
+                   % (what, views.DOMAIN_NAME, views.DOMAIN_ID))
 
 
 def _project_scope(auth):
@@ -122,9 +97,9 @@ def token_body(req, token, methods, with_catalog=True):
     body = {
         'methods': methods,
         'user': {'id': context.user_id, 'name': context.user_name,
-                 'domain': dict(core.DOMAIN), 'password_expires_at': None},
+                 'domain': dict(views.DOMAIN), 'password_expires_at': None},
         'project': {'id': context.project_id, 'name': context.project_name,
-                    'domain': dict(core.DOMAIN)},
+                    'domain': dict(views.DOMAIN)},
         'roles': [{'id': role, 'name': role} for role in context.roles],
         'expires_at': common.isotime_us(_moment(expires_at)),
         'issued_at': common.isotime_us(_moment(issued_at)),
@@ -132,19 +107,19 @@ def token_body(req, token, methods, with_catalog=True):
         'is_domain': False,
     }
     if with_catalog:
-        body['catalog'] = catalog_doc.catalog(req, context.project_id)
+        body['catalog'] = views.catalog(req, context.project_id)
     return {'token': body}
 
 
-@SERVICE.route('POST', '/v3/auth/tokens', public=True)
-def issue(req):
-    auth = common.validate(req.json_body(), AUTH_REQUEST)['auth']
-    token, methods = _issue(auth)
+@wsgi.route('POST', '/v3/auth/tokens', public=True)
+@validation.schema(schemas.AUTH_REQUEST)
+def issue(req, body):
+    token, methods = _issue(body['auth'])
     return wsgi.json_response(token_body(req, token, methods, 'nocatalog' not in req.GET),
                               201, {'X-Subject-Token': token})
 
 
-@SERVICE.route('GET', '/v3/auth/tokens')
+@wsgi.route('GET', '/v3/auth/tokens')
 def validate(req):
     """The subject token's body (an admin's, or the caller's own); 404 if invalid."""
     subject = req.headers.get('X-Subject-Token')
@@ -160,16 +135,16 @@ def validate(req):
     return wsgi.json_response(body, 200, {'X-Subject-Token': subject})
 
 
-@SERVICE.route('GET', '/v3/auth/catalog')
+@wsgi.route('GET', '/v3/auth/catalog')
 def auth_catalog(req):
-    return wsgi.json_response({'catalog': catalog_doc.catalog(req, req.context.project_id),
-                               'links': {'self': core.url(req, 'auth', 'catalog'),
+    return wsgi.json_response({'catalog': views.catalog(req, req.context.project_id),
+                               'links': {'self': views.url(req, 'auth', 'catalog'),
                                          'previous': None, 'next': None}})
 
 
-@SERVICE.route('GET', '/v3/auth/projects')
+@wsgi.route('GET', '/v3/auth/projects')
 def auth_projects(req):
     """The projects the caller may scope a token to."""
     projects = admin.user_projects(req.context, req.context.user_id)
-    return core.collection(req, 'projects', [core.project_view(req, p) for p in projects],
+    return views.collection(req, 'projects', [views.project_view(req, p) for p in projects],
                            'auth', 'projects')

@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from provisioner.catalog import hosts
-from provisioner.compute import quotas as quota_store
+from provisioner.quota import counters as quota_store
 from provisioner.db import api as db_api
 from provisioner.db import models
 from tests.unit.api.compute import V, fault

@@ -34,7 +34,7 @@ def test_boots_and_power_actions_left_unfinished_resume_at_start(conf, tmp_path,
                                                                  deployment):
     from provisioner.catalog import flavors
     from provisioner.catalog import images
-    from provisioner.catalog import networks
+    from provisioner.network import shared as networks
     from provisioner.compute import api as compute_api
     from provisioner import virt
     node = tmp_path / 'node.xml'

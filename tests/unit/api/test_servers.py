@@ -14,7 +14,7 @@ import webob
 from provisioner.api import app
 from provisioner.catalog import flavors
 from provisioner.catalog import images
-from provisioner.catalog import networks
+from provisioner.network import shared as networks
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.identity import admin
@@ -329,3 +329,37 @@ def test_a_servers_ports_and_what_isolated_networks_lack(application, cloud,
         'ports': []}
     assert call(application, 'GET', '/network/v2.0/ports/%s' % ports[0]['id'],
                 token=bob).status_int == 404
+
+
+def test_every_action_the_schema_lets_through_has_a_handler():
+    from provisioner.api.compute.schemas import servers as schemas
+    from provisioner.api.compute import server_actions
+    assert set(server_actions.ACTIONS) == set(schemas.ACTIONS)
+
+
+def test_what_provisioner_cannot_honour_is_refused_by_the_schema_saying_why(
+        application, cloud):
+    cases = [
+        ({'min_count': '2'}, 'min_count=2 is not supported: provisioner creates one '
+                             'server per request'),
+        ({'max_count': 3}, 'max_count=3 is not supported: provisioner creates one '
+                           'server per request'),
+        ({'personality': [{'path': '/etc/x', 'contents': ''}]},
+         'personality is not supported: files reach the guest as user_data'),
+        ({'block_device_mapping': [{}]}, 'block_device_mapping (v1) is not supported: '
+                                         'use block_device_mapping_v2'),
+        ({'security_groups': [{'name': 'web'}]}, 'security group web is not supported: '
+                                                 'guest networks are isolated; there '
+                                                 'are no security groups'),
+        ({'networks': [{'fixed_ip': '10.66.0.9'}]},
+         'Each network needs a uuid or a port.'),
+        ({'user_data': 'not base64 !!'}, 'User data needs to be valid base 64.'),
+    ]
+    for extra, message in cases:
+        response = call(application, 'POST', '/compute/v2.1/servers',
+                        server_body(cloud, **extra), cloud['token'])
+        assert response.status_int == 400, response.text
+        assert response.json == {'badRequest': {'code': 400, 'message': message}}
+    assert instance_count() == 0
+    for index, count in enumerate((1, '1', '01')):  # one per request, however written
+        boot(application, cloud, name='vm%d' % index, min_count=count, max_count=count)

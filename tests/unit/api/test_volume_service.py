@@ -18,7 +18,7 @@ from provisioner.api import app
 from provisioner.catalog import images
 from provisioner.compute import actions
 from provisioner.compute import instances
-from provisioner.compute import quotas
+from provisioner.quota import counters
 from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
@@ -156,7 +156,7 @@ def test_bad_volumes_are_400_and_create_nothing(application, vcloud, volume):
 
 
 def test_over_quota_is_cinders_413(application, vcloud):
-    quotas.set_limits(vcloud['project'], volumes_gib=3)
+    counters.set_limits(vcloud['project'], volumes_gib=3)
     create(application, vcloud, size=2)
     response = call(application, 'POST', vpath(vcloud), {'volume': {'size': 2}},
                     vcloud['token'])

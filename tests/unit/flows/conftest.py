@@ -4,7 +4,7 @@ import pytest
 
 from provisioner.catalog import flavors
 from provisioner.catalog import images
-from provisioner.catalog import networks
+from provisioner.network import shared as networks
 from provisioner.compute import api as compute_api
 from provisioner import virt
 

@@ -51,8 +51,10 @@ def test_boot_goes_active_with_everything_in_place(api, hypervisor):
 
 
 def _net_id():
-    from provisioner.catalog import networks
-    return networks.show('net1')['id']
+    from provisioner.db import api as db_api
+    from provisioner.db import models
+    with db_api.transaction() as session:
+        return session.query(models.Network.id).filter_by(name='net1').scalar()
 
 
 def test_task_states_move_forward_in_the_documented_order(api, monkeypatch):
@@ -163,9 +165,9 @@ def test_unknown_references_create_nothing(api):
 
 def test_no_host_with_room_ends_in_error_with_the_reason(api, hypervisor):
     from provisioner.catalog import flavors
-    from provisioner.compute import quotas
+    from provisioner.quota import counters
     flavors.create('huge', 1, 4 * 1024 * 1024, 1)
-    quotas.set_limits(api.context.project_id, ram_mib=-1)
+    counters.set_limits(api.context.project_id, ram_mib=-1)
     instance_id = api.create_instance('big', 'huge', 'guest', ['net1'])
     info = api.run_boot(instance_id)
     assert info['vm_state'] == states.ERROR
@@ -248,11 +250,11 @@ def test_projects_see_only_their_own_instances(api, hypervisor):
 def test_names_are_data(api, hypervisor, name):
     """Markup, shell and path characters in a name are kept verbatim and touch
     nothing: the domain is instance-<uuid>, the hostname a folded label."""
-    from flows.tasks import network_tasks
+    from provisioner import naming
     instance_id = api.create_instance(name, 'tiny', 'guest', ['net1'])
     info = api.run_boot(instance_id)
     assert (info['name'], info['vm_state']) == (name, 'active')
     assert api.show(name)['id'] == instance_id
-    label = network_tasks.hostname(name)
+    label = naming.hostname(name)
     assert label and all(c.isalnum() or c == '-' for c in label)
     assert hypervisor.domain_exists(instance_id)

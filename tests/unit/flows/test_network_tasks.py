@@ -4,6 +4,7 @@ called directly, on test:///."""
 import pytest
 
 from provisioner.compute import states
+from provisioner import naming
 from provisioner.network import ipam
 from tests.unit.flows.conftest import boot_request
 
@@ -58,6 +59,6 @@ def test_reserve_dhcp_then_its_revert_then_release(instance_id, hypervisor):
 
 
 def test_hostname_is_an_rfc_1123_label():
-    assert network_tasks.hostname('Web_01.example') == 'web-01-example'
-    assert network_tasks.hostname('___') == 'instance'
-    assert len(network_tasks.hostname('a' * 80)) == 63
+    assert naming.hostname('Web_01.example') == 'web-01-example'
+    assert naming.hostname('___') == 'instance'
+    assert len(naming.hostname('a' * 80)) == 63

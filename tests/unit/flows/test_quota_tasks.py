@@ -1,6 +1,6 @@
 """The quota steps alone: execute and revert called directly, on test:///."""
 
-from provisioner.compute import quotas
+from provisioner.quota import counters
 from tests.unit.flows.conftest import boot_request
 
 from flows import constants as c
@@ -9,7 +9,7 @@ from flows.tasks import quota_tasks
 
 def _in_use(api):
     return {row['resource']: row['in_use']
-            for row in quotas.show(api.context.project_id)}
+            for row in counters.show(api.context.project_id)}
 
 
 def test_hold_keeps_the_reservation_and_its_revert_gives_it_back(api):

@@ -4,7 +4,7 @@ import pytest
 import sqlalchemy as sa
 
 from provisioner.catalog import hosts
-from provisioner.compute import quotas
+from provisioner.quota import counters
 from provisioner.compute import server_groups
 from provisioner.compute import states
 from provisioner.conf import CONF
@@ -145,7 +145,7 @@ def test_bad_requests_are_not_rescheduled(api, hypervisor, three_hosts, conf):
 
 def test_anti_affinity_puts_one_member_per_host_and_refuses_a_fourth(
         api, hypervisor, three_hosts):
-    quotas.set_limits(api.context.project_id, instances=-1)
+    counters.set_limits(api.context.project_id, instances=-1)
     server_groups.create(api.context, 'apart', 'anti-affinity')
     placed = []
     for i in range(3):
@@ -213,16 +213,16 @@ def test_availability_zone_limits_the_hosts(api, hypervisor, three_hosts):
 
 
 def test_over_quota_is_refused_before_anything_exists(api, hypervisor, three_hosts):
-    quotas.set_limits(api.context.project_id, instances=1, vcpus=-1)
+    counters.set_limits(api.context.project_id, instances=1, vcpus=-1)
     api.run_boot(boot_request(api, name='one'))
-    with pytest.raises(quotas.OverQuota) as err:
+    with pytest.raises(counters.OverQuota) as err:
         boot_request(api, name='two')
     assert str(err.value) == ('Quota exceeded for instances in project admin: the '
                               'request needs 1, 1 of 1 are in use.')
     with db_api.transaction() as session:
         assert session.query(models.Instance).count() == 1
     api.delete('one')
-    assert {q['resource']: q['in_use'] for q in quotas.show(api.context.project_id)} \
+    assert {q['resource']: q['in_use'] for q in counters.show(api.context.project_id)} \
         == {'instances': 0, 'vcpus': 0, 'ram_mib': 0, 'volumes_gib': 0}
     boot_request(api, name='two')  # the deleted instance's quota came back
 
@@ -230,12 +230,12 @@ def test_over_quota_is_refused_before_anything_exists(api, hypervisor, three_hos
 def test_rolled_back_boot_gives_its_quota_back(api, hypervisor, three_hosts, conf):
     conf.set_override('fail_after_step', ['create-volumes'], 'fault_injection')
     instance_id = boot_request(api, volumes=(3,))
-    usage = {q['resource']: q['in_use'] for q in quotas.show(api.context.project_id)}
+    usage = {q['resource']: q['in_use'] for q in counters.show(api.context.project_id)}
     assert usage == {'instances': 1, 'vcpus': 1, 'ram_mib': 128, 'volumes_gib': 3}
     assert api.run_boot(instance_id)['vm_state'] == states.ERROR
-    assert all(q['in_use'] == 0 for q in quotas.show(api.context.project_id))
+    assert all(q['in_use'] == 0 for q in counters.show(api.context.project_id))
     api.delete(instance_id)  # releasing again changes nothing
-    assert all(q['in_use'] == 0 for q in quotas.show(api.context.project_id))
+    assert all(q['in_use'] == 0 for q in counters.show(api.context.project_id))
 
 
 def test_image_properties_and_minimums(api, hypervisor, three_hosts, catalog):

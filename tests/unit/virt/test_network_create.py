@@ -4,15 +4,23 @@ import time
 
 import libvirt
 import pytest
+import sqlalchemy as sa
 
-from provisioner.catalog import networks
+from provisioner.db import api as db_api
+from provisioner.db import models
 from provisioner import exception
 from provisioner.network import host_routes
+from provisioner.network import shared as networks
 from provisioner.virt.libvirt import host as libvirt_host
 
 ROUTE_TABLE = (
     'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n'
     'eth0\t000200C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n')
+
+
+def _recorded():
+    with db_api.transaction() as session:
+        return session.execute(sa.select(models.Network.name)).scalars().all()
 
 
 def _libvirt_networks(driver):
@@ -35,7 +43,7 @@ def test_a_slash_zero_is_refused_at_once_and_nothing_is_made(driver):
         networks.create(driver, 'n2', '0.0.0.0/0')
     assert time.monotonic() - started < 1
     assert 'CIDR 0.0.0.0/0 is too large' in str(err.value)
-    assert networks.list_all() == [] and _libvirt_networks(driver) == []
+    assert _recorded() == [] and _libvirt_networks(driver) == []
 
 
 def test_a_slash_16_gets_its_defaults_without_listing_its_addresses(driver):
@@ -49,7 +57,7 @@ def test_a_cidr_on_a_host_route_is_refused_before_libvirt_is_asked(real_host):
         networks.create(real_host, 'n2', '192.0.2.0/24')
     assert str(err.value).startswith('CIDR 192.0.2.0/24 overlaps the route '
                                      '192.0.2.0/24 (device eth0) of host unit-host')
-    assert networks.list_all() == [] and _libvirt_networks(real_host) == []
+    assert _recorded() == [] and _libvirt_networks(real_host) == []
 
 
 def test_the_worker_that_makes_the_bridge_refuses_it_too(real_host, net):
@@ -73,7 +81,7 @@ def test_a_network_libvirt_cannot_start_is_undefined_and_its_row_deleted(
     with pytest.raises(exception.HypervisorError) as err:
         networks.create(driver, 'n2', '10.30.0.0/24')
     assert 'starting network provisioner-net-' in str(err.value)
-    assert networks.list_all() == [] and _libvirt_networks(driver) == []
+    assert _recorded() == [] and _libvirt_networks(driver) == []
 
 
 def test_a_network_defined_before_is_kept_when_it_cannot_start(driver, net, monkeypatch):

@@ -1,9 +1,8 @@
-"""Neutron's shapes: the views of networks, subnets and ports, filters, errors, bodies.
+"""Neutron's shapes: the views of networks, subnets, ports and quotas, filters, errors.
 """
 
-import functools
-
 from provisioner.api import common
+from provisioner.api import urls
 from provisioner.api import wsgi
 from provisioner import exception
 
@@ -14,12 +13,6 @@ NEUTRON_TYPES = {400: 'HTTPBadRequest', 401: 'HTTPUnauthorized', 403: 'HTTPForbi
                  503: 'HTTPServiceUnavailable'}
 # Query parameters that are not attribute filters.
 _NOT_FILTERS = ('fields', 'limit', 'marker', 'page_reverse', 'sort_key', 'sort_dir')
-
-
-def neutron_fault(status, message, kind=None):
-    """Neutron's error body: {"NeutronError": {"type", "message", "detail"}}."""
-    return {'NeutronError': {'type': kind or NEUTRON_TYPES.get(status, 'HTTPError'),
-                             'message': message, 'detail': ''}}
 
 
 def _error_type(exc):
@@ -33,36 +26,12 @@ def _error_type(exc):
     return None
 
 
-def typed_errors(handler):
-    """Answer the service's errors with Neutron's type names, as clients log them."""
-    @functools.wraps(handler)
-    def wrapper(req, **kwargs):
-        try:
-            return handler(req, **kwargs)
-        except exception.ProvisionerError as exc:
-            kind = _error_type(exc)
-            if kind is None:
-                raise
-            status, message = wsgi.status_of(exc)
-            return wsgi.json_response(neutron_fault(status, message, kind), status)
-    return wrapper
-
-
-def attributes(request_body, resource, allowed, fixed=None):
-    """The ``{resource: {...}}`` body's attributes; unknown ones are refused (400) as
-    Neutron does, and ``fixed`` ones must have the one value this service supports."""
-    body = request_body.get(resource)
-    if not isinstance(body, dict):
-        raise wsgi.HTTPError(400, 'Resource body required: {"%s": {...}}.' % resource)
-    unknown = sorted(set(body) - set(allowed) - set(fixed or ()))
-    if unknown:
-        raise wsgi.HTTPError(400, 'Unrecognized attribute(s) \'%s\'' % ', '.join(unknown))
-    for key, value in (fixed or {}).items():
-        if key in body and body[key] != value:
-            raise wsgi.HTTPError(400, 'Invalid input for %s: only %r is supported here '
-                                      '(guest networks are isolated libvirt networks).'
-                                 % (key, value))
-    return {k: v for k, v in body.items() if k in allowed}
+def neutron_fault(status, message, exc=None):
+    """Neutron's error body: {"NeutronError": {"type", "message", "detail"}}, with
+    Neutron's type names for the services' errors, as clients log them."""
+    kind = _error_type(exc) if isinstance(exc, exception.ProvisionerError) else None
+    return {'NeutronError': {'type': kind or NEUTRON_TYPES.get(status, 'HTTPError'),
+                             'message': message, 'detail': ''}}
 
 
 def _common(item, description):
@@ -164,7 +133,7 @@ def listing(req, collection, items):
         shown = [{k: v for k, v in item.items() if k in fields} for item in shown]
     body = {collection: shown}
     if more and shown and 'id' in shown[-1]:
-        body[collection + '_links'] = common.next_link(req, ['v2.0', collection],
+        body[collection + '_links'] = urls.next_link(req, ['v2.0', collection],
                                                        shown[-1]['id'])
     return wsgi.json_response(body)
 
@@ -174,3 +143,40 @@ def one(req, key, item, status=200):
     if fields:
         item = {k: v for k, v in item.items() if k in fields}
     return wsgi.json_response({key: item}, status)
+
+
+# -- quotas --------------------------------------------------------------------------
+
+QUOTA_RESOURCES = ('network', 'subnet', 'port', 'router', 'floatingip', 'security_group',
+                   'security_group_rule', 'rbac_policy', 'subnetpool')
+
+
+def quota(found, details=False):
+    """Neutron's quota body from {resource: (limit, used)} of the resources kept;
+    the others (routers and the like, which do not exist here) unlimited, unused."""
+    found = dict(dict.fromkeys(QUOTA_RESOURCES, (-1, 0)), **found)
+    if details:
+        return {'quota': {resource: {'limit': limit, 'used': used, 'reserved': 0}
+                          for resource, (limit, used) in found.items()}}
+    return {'quota': {resource: limit for resource, (limit, _used) in found.items()}}
+
+
+# -- extensions ------------------------------------------------------------------------
+
+EXTENSIONS = (
+    ('quotas', 'Quota management support',
+     'Expose functions for quotas management per project', '2012-07-29T10:00:00-00:00'),
+    ('quota_details', 'Quota details management support',
+     'Expose functions for quotas usage statistics per project',
+     '2017-02-10T10:00:00-00:00'),
+    ('net-mtu', 'Network MTU', 'Provides MTU attribute for a network resource.',
+     '2015-03-25T10:00:00-00:00'),
+    ('external-net', 'Neutron external network',
+     'Adds external network attribute to network resource.',
+     '2013-01-14T10:00:00-00:00'),
+)
+
+
+def extension(alias, name, description, updated):
+    return {'alias': alias, 'name': name, 'description': description,
+            'updated': updated, 'links': []}

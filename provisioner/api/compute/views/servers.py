@@ -9,7 +9,9 @@ import base64
 import hashlib
 
 from provisioner.api import common
+from provisioner.api import urls
 from provisioner.compute import states
+from provisioner import naming
 
 # Statuses that carry a progress percentage in Nova's view.
 _PROGRESS = {'BUILD': 0, 'ACTIVE': 100, 'REBOOT': 100, 'HARD_REBOOT': 100}
@@ -24,7 +26,7 @@ def host_id(project_id, host):
 
 def basic(req, server):
     return {'id': server['id'], 'name': server['name'],
-            'links': common.links(req, 'v2.1', 'servers', server['id'])}
+            'links': urls.links(req, 'v2.1', 'servers', server['id'])}
 
 
 def _addresses(server):
@@ -46,7 +48,7 @@ def _image(req, server):
     if server.get('boot_from_volume'):
         return ''
     return {'id': server['image_id'],
-            'links': common.links(req, 'v2.1', 'images', server['image_id'])[1:]}
+            'links': urls.links(req, 'v2.1', 'images', server['image_id'])[1:]}
 
 
 def detail(req, server, user_data=None):
@@ -63,7 +65,7 @@ def detail(req, server, user_data=None):
         'hostId': host_id(server['project_id'], server['host']),
         'image': _image(req, server),
         'flavor': {'id': server['flavor_id'],
-                   'links': common.links(req, 'v2.1', 'flavors',
+                   'links': urls.links(req, 'v2.1', 'flavors',
                                          server['flavor_id'])[1:]},
         'created': common.isotime(server['created_at']),
         'updated': common.isotime(server['updated_at']),
@@ -102,10 +104,9 @@ def detail(req, server, user_data=None):
 
 def _extended_attributes(server, user_data):
     """2.3: what an admin sees of how the server was built."""
-    from flows.tasks import network_tasks  # the guest's hostname, as the drive has it
     return {'OS-EXT-SRV-ATTR:reservation_id': 'r-%s' % server['id'][:8],
             'OS-EXT-SRV-ATTR:launch_index': 0,
-            'OS-EXT-SRV-ATTR:hostname': network_tasks.hostname(server['name']),
+            'OS-EXT-SRV-ATTR:hostname': naming.hostname(server['name']),
             'OS-EXT-SRV-ATTR:kernel_id': '',
             'OS-EXT-SRV-ATTR:ramdisk_id': '',
             'OS-EXT-SRV-ATTR:root_device_name': '/dev/vda',
@@ -117,6 +118,6 @@ def created(req, instance_id):
     """POST /servers' answer (202): Nova's fields, without an adminPass (the guest
     takes no password)."""
     return {'id': instance_id,
-            'links': common.links(req, 'v2.1', 'servers', instance_id),
+            'links': urls.links(req, 'v2.1', 'servers', instance_id),
             'OS-DCF:diskConfig': 'MANUAL',
             'security_groups': [{'name': 'default'}]}

@@ -18,88 +18,22 @@ clients send bytes.
 
 import json
 import os
-import urllib.parse
 
 import webob
 
-from provisioner.api import app
 from provisioner.api import common
+from provisioner.api.image import schemas
+from provisioner.api.image import views
+from provisioner.api import urls
+from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner.catalog import images
 from provisioner import exception
 from provisioner.image import store
 
-VERSIONS = ['2.%d' % minor for minor in range(15, -1, -1)]  # newest first
-
-
-def glance_fault(status, message):
-    """Glance's (webob's) error body: {"message", "code": "404 Not Found", "title"}."""
-    title = wsgi.TITLES.get(status, 'Error')
-    return {'message': message, 'code': '%d %s' % (status, title), 'title': title}
-
-
-SERVICE = wsgi.Service('image', fault=glance_fault)
-
-
-@SERVICE.route('GET', '/', public=True)
-def versions(req):
-    base = app.public_base_url(req)
-    return wsgi.json_response({'versions': [
-        {'id': 'v' + version, 'status': 'CURRENT' if index == 0 else 'SUPPORTED',
-         'links': [{'rel': 'self', 'href': '%s/image/v2/' % base}]}
-        for index, version in enumerate(VERSIONS)]}, 300)
-
-
 def _catalog(req):
     return catalog_api.CatalogAPI(req.context, None)
-
-
-def view(image):
-    """Glance's image object for a provisioner image row.
-
-    Images registered by path (no container_format) show as they always did:
-    active, public, no owner, the sha256 as ``os_hash_value``; uploaded ones carry
-    Glance's md5 ``checksum`` and sha512 ``os_hash_value``.
-    """
-    kernel_boot = bool(image.get('kernel_path'))
-    if image.get('disk_format'):
-        disk_format = image['disk_format']
-    else:
-        disk_format = 'aki' if kernel_boot else None
-    registered = image.get('container_format') is None
-    if registered:
-        sha256 = image.get('disk_sha256') or image.get('kernel_sha256')
-        hash_algo, hash_value = ('sha256' if sha256 else None), sha256
-    else:
-        hash_algo, hash_value = image.get('os_hash_algo'), image.get('os_hash_value')
-    has_data = image.get('status', 'active') == 'active'
-    created = common.isotime(image.get('created_at'))
-    body = {
-        'id': image['id'], 'name': image['name'],
-        'status': image.get('status') or 'active',
-        'visibility': image.get('visibility') or 'public',
-        'container_format': image.get('container_format') or 'bare',
-        'disk_format': disk_format,
-        'size': (image.get('size_bytes') or 0) if has_data else None,
-        'virtual_size': image.get('virtual_size'),
-        'min_disk': image.get('min_disk_gib') or 0, 'min_ram': image.get('min_ram_mib') or 0,
-        'protected': bool(image.get('protected')), 'os_hidden': False,
-        'owner': image.get('owner'), 'checksum': image.get('checksum'),
-        'os_hash_algo': hash_algo, 'os_hash_value': hash_value,
-        'tags': list(image.get('tags') or []), 'created_at': created,
-        'updated_at': common.isotime(image.get('updated_at')) if image.get('updated_at')
-        else created,
-        'self': '/v2/images/%s' % image['id'], 'file': '/v2/images/%s/file' % image['id'],
-        'schema': '/v2/schemas/image',
-        'provisioner_boot': 'kernel' if kernel_boot else 'disk',
-    }
-    for prop, column in images.COLUMN_PROPERTIES.items():
-        if image.get(column):
-            body[prop] = image[column]
-    for prop, value in (image.get('properties') or {}).items():
-        body.setdefault(prop, value)
-    return body
 
 
 def _find(req, image_id):
@@ -166,25 +100,19 @@ def _sorted(images, order):
     return images
 
 
-@SERVICE.route('GET', '/v2/images')
+@wsgi.route('GET', '/v2/images')
 def list_images(req):
-    images = [view(i) for i in _catalog(req).list('image')]
+    images = [views.view(i) for i in _catalog(req).list('image')]
     images = _sorted([i for i in images if _matches(i, req.GET)], _sort_order(req))
-    shown, more = common.page(req, images)
-    body = {'images': shown, 'schema': '/v2/schemas/images', 'first': '/v2/images'}
-    if more and shown:
-        query = [(k, v) for k, v in req.GET.items() if k != 'marker']
-        query.append(('marker', shown[-1]['id']))
-        body['next'] = '/v2/images?%s' % urllib.parse.urlencode(query)
-    return wsgi.json_response(body)
+    return wsgi.json_response(views.listing(req, *common.page(req, images)))
 
 
-@SERVICE.route('GET', '/v2/images/{image_id}')
+@wsgi.route('GET', '/v2/images/{image_id}')
 def show_image(req, image_id):
-    return wsgi.json_response(view(_find(req, image_id)))
+    return wsgi.json_response(views.view(_find(req, image_id)))
 
 
-@SERVICE.route('DELETE', '/v2/images/{image_id}')
+@wsgi.route('DELETE', '/v2/images/{image_id}')
 def delete_image(req, image_id):
     """204; 409 while an instance uses it (the catalog refuses), 403 for non-admins."""
     _find(req, image_id)
@@ -204,28 +132,25 @@ _PATCH_TYPES = ('application/openstack-images-v2.1-json-patch',
 def _fields(body):
     """Split a create request into the fields of images.add and its properties."""
     fields = {key: body[key] for key in _CORE if body.get(key) is not None}
-    if body.get('os_hidden'):
-        raise wsgi.HTTPError(400, 'Hidden images (os_hidden) are not supported.')
     extra = {k: v for k, v in body.items()
              if k not in _CORE and k not in ('tags', 'os_hidden')}
     for key in extra:
         if key in images.READ_ONLY or key.startswith('os_glance'):
             raise wsgi.HTTPError(403, 'Attribute \'%s\' is read-only.' % key)
-    if 'name' not in fields:
-        raise wsgi.HTTPError(400, 'An image needs a name.')
     fields['image_id'] = fields.pop('id', None)
     fields['properties'] = extra
     fields['tags'] = body.get('tags')
     return fields
 
 
-@SERVICE.route('POST', '/v2/images')
-def create_image(req):
+@wsgi.route('POST', '/v2/images')
+@validation.schema(schemas.CREATE)
+def create_image(req, body):
     """201 and the queued image; its data comes with PUT .../file."""
-    image = _catalog(req).add_image(**_fields(req.json_body()))
-    return wsgi.json_response(view(image), 201,
+    image = _catalog(req).add_image(**_fields(body))
+    return wsgi.json_response(views.view(image), 201,
                               {'Location': '%s/image/v2/images/%s'
-                                           % (app.public_base_url(req), image['id'])})
+                                           % (urls.public_base_url(req), image['id'])})
 
 
 def _patch_body(req):
@@ -241,9 +166,7 @@ def _patch_body(req):
         ops = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise wsgi.HTTPError(400, 'Malformed JSON patch: %s' % exc) from None
-    if not isinstance(ops, list):
-        raise wsgi.HTTPError(400, 'A JSON patch is a list of operations.')
-    return ops
+    return validation.validate(ops, schemas.PATCH)
 
 
 def _patched_tags(tags, op, index):
@@ -275,12 +198,8 @@ def _patched_tags(tags, op, index):
 def _changes(image, ops):
     """{field or property: new value, None to remove} from JSON-patch operations."""
     changes = {}
-    current = view(image)
-    for op in ops:
-        if not isinstance(op, dict) or op.get('op') not in ('add', 'replace', 'remove') \
-                or not isinstance(op.get('path'), str):
-            raise wsgi.HTTPError(400, 'Each operation needs "op" (add, replace or '
-                                      'remove) and "path": %s' % json.dumps(op)[:200])
+    current = views.view(image)
+    for op in ops:  # each an add, replace (with its value) or remove of a path
         segments = op['path'].lstrip('/').split('/')
         if segments[0] == 'tags' and op['path'].startswith('/'):
             changes['tags'] = _patched_tags(changes.get('tags', current['tags']), op,
@@ -299,23 +218,20 @@ def _changes(image, ops):
                 raise wsgi.HTTPError(409, 'Property %s does not exist.' % key)
             changes[key] = None
         else:
-            if 'value' not in op:
-                raise wsgi.HTTPError(400, 'Operation %s %s needs a "value".'
-                                     % (op['op'], op['path']))
             changes[key] = op['value']
     return changes
 
 
-@SERVICE.route('PATCH', '/v2/images/{image_id}')
+@wsgi.route('PATCH', '/v2/images/{image_id}')
 def update_image(req, image_id):
     """``openstack image set``: name, min_ram/min_disk, visibility, properties."""
     image = _find(req, image_id)
     ops = _patch_body(req)
-    return wsgi.json_response(view(_catalog(req).update_image(image['id'],
+    return wsgi.json_response(views.view(_catalog(req).update_image(image['id'],
                                                               _changes(image, ops))))
 
 
-@SERVICE.route('PUT', '/v2/images/{image_id}/tags/{tag}')
+@wsgi.route('PUT', '/v2/images/{image_id}/tags/{tag}')
 def add_tag(req, image_id, tag):
     """``openstack image set --tag``: 204, also for a tag the image has."""
     image = _find(req, image_id)
@@ -325,7 +241,7 @@ def add_tag(req, image_id, tag):
     return wsgi.empty_response(204)
 
 
-@SERVICE.route('DELETE', '/v2/images/{image_id}/tags/{tag}')
+@wsgi.route('DELETE', '/v2/images/{image_id}/tags/{tag}')
 def delete_tag(req, image_id, tag):
     """``openstack image unset --tag``: 204; 404 for a tag the image does not have."""
     image = _find(req, image_id)
@@ -336,7 +252,7 @@ def delete_tag(req, image_id, tag):
     return wsgi.empty_response(204)
 
 
-@SERVICE.route('PUT', '/v2/images/{image_id}/file')
+@wsgi.route('PUT', '/v2/images/{image_id}/file')
 def upload_image(req, image_id):
     """204 once the data is stored; the body is streamed in chunks, never held."""
     _find(req, image_id)
@@ -351,7 +267,7 @@ def upload_image(req, image_id):
     return wsgi.empty_response(204)
 
 
-@SERVICE.route('GET', '/v2/images/{image_id}/file')
+@wsgi.route('GET', '/v2/images/{image_id}/file')
 def download_image(req, image_id):
     """200 and the bytes, streamed from the store; 204 while the image has none.
 
@@ -377,60 +293,13 @@ def download_image(req, image_id):
     return response
 
 
-# -- schemas ---------------------------------------------------------------------------
-
-def _image_schema():
-    string = {'type': ['null', 'string']}
-    return {
-        'name': 'image', 'additionalProperties': {'type': 'string'},
-        'links': [{'rel': 'self', 'href': '{self}'}, {'rel': 'enclosure', 'href': '{file}'},
-                  {'rel': 'describedby', 'href': '{schema}'}],
-        'properties': {
-            'id': {'type': 'string', 'pattern': '^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-'
-                                                '([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-'
-                                                '([0-9a-fA-F]){12}$'},
-            'name': {'type': ['null', 'string'], 'maxLength': 64},
-            'status': {'type': 'string', 'readOnly': True,
-                       'enum': ['queued', 'saving', 'active', 'killed', 'deleted']},
-            'visibility': {'type': 'string', 'enum': list(images.VISIBILITIES)},
-            'protected': {'type': 'boolean'}, 'os_hidden': {'type': 'boolean'},
-            'checksum': dict(string, readOnly=True, maxLength=32),
-            'os_hash_algo': dict(string, readOnly=True, maxLength=64),
-            'os_hash_value': dict(string, readOnly=True, maxLength=128),
-            'owner': dict(string, readOnly=True, maxLength=255),
-            'size': {'type': ['null', 'integer'], 'readOnly': True},
-            'virtual_size': {'type': ['null', 'integer'], 'readOnly': True},
-            'container_format': {'type': ['null', 'string'],
-                                 'enum': [None] + list(images.CONTAINER_FORMATS)},
-            'disk_format': {'type': ['null', 'string'],
-                            'enum': [None] + list(images.DISK_FORMATS)},
-            'created_at': {'type': 'string', 'readOnly': True},
-            'updated_at': {'type': 'string', 'readOnly': True},
-            'tags': {'type': 'array', 'items': {'type': 'string', 'maxLength': 255}},
-            'min_ram': {'type': 'integer'}, 'min_disk': {'type': 'integer'},
-            'self': {'type': 'string', 'readOnly': True},
-            'file': {'type': 'string', 'readOnly': True},
-            'schema': {'type': 'string', 'readOnly': True},
-            'kernel_id': dict(string, description='ID of an aki image to boot with.'),
-            'ramdisk_id': dict(string, description='ID of an ari image to boot with.'),
-            'os_command_line': {'type': 'string',
-                                'description': 'Kernel command line (direct kernel '
-                                               'boot).'},
-        },
-    }
 
 
-@SERVICE.route('GET', '/v2/schemas/image')
+@wsgi.route('GET', '/v2/schemas/image')
 def image_schema(req):
-    return wsgi.json_response(_image_schema())
+    return wsgi.json_response(views.image_schema())
 
 
-@SERVICE.route('GET', '/v2/schemas/images')
+@wsgi.route('GET', '/v2/schemas/images')
 def images_schema(req):
-    return wsgi.json_response({
-        'name': 'images',
-        'properties': {'images': {'type': 'array', 'items': _image_schema()},
-                       'schema': {'type': 'string'}, 'first': {'type': 'string'},
-                       'next': {'type': 'string'}},
-        'links': [{'rel': 'first', 'href': '{first}'}, {'rel': 'next', 'href': '{next}'},
-                  {'rel': 'describedby', 'href': '{schema}'}]})
+    return wsgi.json_response(views.images_schema())

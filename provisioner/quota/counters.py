@@ -1,23 +1,23 @@
-"""Per-project quotas, reserved atomically with the instance row that uses them.
+"""Counted quotas (compute and volume kinds), reserved atomically with what uses them.
 
 Usage is a counter per (project, resource). A reservation raises every counter with
 one conditional UPDATE each (``in_use + n <= limit``) in the transaction that records
-the instance, so two boots racing for a project's last slot cannot both pass, and an
-over-quota boot leaves no row at all. Releasing (rollback, delete) happens once per
-instance: the reservation row remembers what to give back.
+the instance (or the volume), so two requests racing for a project's last slot
+cannot both pass, and an over-quota request leaves no row at all. Releasing
+(rollback, delete) happens once per instance: the reservation row remembers what to
+give back; a volume gives back its size when its row goes.
 """
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite
 
-from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner.quota import limits
 
-RESOURCES = ('instances', 'vcpus', 'ram_mib', 'volumes_gib')
-UNLIMITED = -1
+RESOURCES = limits.COUNTED
 U = models.QuotaUsage
 
 
@@ -28,19 +28,20 @@ class OverQuota(exception.ProvisionerError):
     http_status = 403  # Nova's answer to an over-quota request
 
 
-def _limits(session, project_id):
-    limits = {r: getattr(CONF.quota, r) for r in RESOURCES}
-    rows = session.execute(sa.select(models.QuotaLimit)
-                           .where(models.QuotaLimit.project_id == project_id)).scalars()
-    limits.update({row.resource: row.hard_limit for row in rows})
-    return limits
+class VolumeOverQuota(OverQuota):
+    """Cinder's 413 OverLimit, for the volume API's requests."""
+
+    msg_fmt = ('VolumeSizeExceedsAvailableQuota: Requested volume or snapshot exceeds '
+               'allowed gigabytes quota. Requested %(requested)sG, quota is '
+               '%(limit)sG and %(in_use)sG has been consumed.')
+    http_status = 413
 
 
-def _usage(session, project_id):
+def usage(session, project_id):
     rows = session.execute(sa.select(U).where(U.project_id == project_id)).scalars()
-    usage = dict.fromkeys(RESOURCES, 0)
-    usage.update({row.resource: row.in_use for row in rows})
-    return usage
+    found = dict.fromkeys(RESOURCES, 0)
+    found.update({row.resource: row.in_use for row in rows})
+    return found
 
 
 def _ensure_usage_rows(session, project_id, resources):
@@ -63,21 +64,22 @@ def reserve(session, project_id, instance_id, amounts, project_name=None):
                                         amounts=wanted))
 
 
-def count(session, project_id, amounts, project_name=None):
-    """Raise the project's counters (or OverQuota); what was counted. The caller
-    remembers it (a reservation, a volume's size) to give it back with uncount."""
-    limits = _limits(session, project_id)
+def count(session, project_id, amounts, project_name=None, error=OverQuota):
+    """Raise the project's counters (or ``error``, an OverQuota); what was counted.
+    The caller remembers it (a reservation, a volume's size) to give it back with
+    uncount."""
+    found = limits.limits(session, project_id, RESOURCES)
     wanted = {r: n for r, n in amounts.items() if n}
     _ensure_usage_rows(session, project_id, sorted(wanted))
     for resource in sorted(wanted):  # one order everywhere: no lock-order deadlock
-        n, limit = wanted[resource], limits[resource]
+        n, limit = wanted[resource], found[resource]
         query = sa.update(U).where(U.project_id == project_id, U.resource == resource)
-        if limit != UNLIMITED:
+        if limit != limits.UNLIMITED:
             query = query.where(U.in_use + n <= limit)
         if session.execute(query.values(in_use=U.in_use + n)).rowcount != 1:
-            in_use = _usage(session, project_id)[resource]
-            raise OverQuota(resource=resource, project=project_name or project_id, requested=n,
-                            in_use=in_use, limit=limit)
+            raise error(resource=resource, project=project_name or project_id,
+                        requested=n, in_use=usage(session, project_id)[resource],
+                        limit=limit)
     return wanted
 
 
@@ -101,30 +103,15 @@ def release(instance_id):
 
 
 def show(project_id):
+    """[{resource, limit, in_use}] of the counted resources of a project."""
     with db_api.transaction() as session:
-        limits, usage = _limits(session, project_id), _usage(session, project_id)
-    return [{'resource': r, 'limit': limits[r], 'in_use': usage[r]} for r in RESOURCES]
+        found = limits.limits(session, project_id, RESOURCES)
+        used = usage(session, project_id)
+    return [{'resource': r, 'limit': found[r], 'in_use': used[r]} for r in RESOURCES]
 
 
-def set_limits(project_id, **limits):
-    """Set a project's own limits (None leaves one as it is; -1 is unlimited)."""
+def set_limits(project_id, **wanted):
+    """Set a project's own limits of counted resources (None leaves one as it is)."""
     with db_api.transaction() as session:
-        for resource, value in limits.items():
-            if resource not in RESOURCES:
-                raise TypeError(resource)
-            if value is None:
-                continue
-            if value < UNLIMITED:
-                raise exception.Invalid(reason='a quota limit is -1 (unlimited) or '
-                                               'at least 0, not %d' % value)
-            session.merge(models.QuotaLimit(project_id=project_id, resource=resource,
-                                            hard_limit=value))
-    return show(project_id)
-
-
-def reset_limits(project_id):
-    """Forget a project's own limits: the [quota] defaults apply again."""
-    with db_api.transaction() as session:
-        session.execute(sa.delete(models.QuotaLimit)
-                        .where(models.QuotaLimit.project_id == project_id))
+        limits.set_limits(session, project_id, wanted, limits.COUNTED_LIMITS)
     return show(project_id)

@@ -1,32 +1,28 @@
 """The operator's networks (`provisioner network create`): a network and its subnet in
 one step, shared by every project, realised as a libvirt network on this host
-all-in-one. Policy-free: CatalogAPI checks the caller."""
+all-in-one. Policy-free: CatalogAPI checks the caller; listing, showing and deleting
+them is provisioner.network.service's, as for any network (their removal from the
+hosts is provisioner.maintenance.networks.unplug's).
+"""
 
 import logging
 
-from provisioner.catalog import common
 from provisioner.db import api as db_api
 from provisioner.db import models
-from provisioner.maintenance import networks as maintenance_networks
 from provisioner.network import addressing
 from provisioner.network import service
 from provisioner import schemas
+from provisioner import validation
 
 LOG = logging.getLogger(__name__)
-KIND = 'Network'
 
-
-def remove_from_hosts(driver, net):
-    """Remove the network ``net`` (a network dict) from every host that has it.
-
-    All-in-one that is this host. Distributed, each worker defines a network on
-    first use: every live host's worker removes it now, the others when they are
-    back (provisioner.maintenance.networks).
-    """
-    if driver is not None:
-        driver.delete_network(net)
-    else:
-        maintenance_networks.remove_from_hosts(net['id'])
+CREATE = schemas.request('network create', {
+    'name': schemas.titled(schemas.NAME, 'network name'),
+    'cidr': addressing.CIDR,
+    'gateway': schemas.titled(schemas.IPV4_ADDRESS, 'gateway'),
+    'dhcp_start': schemas.titled(schemas.IPV4_ADDRESS, 'DHCP range start'),
+    'dhcp_end': schemas.titled(schemas.IPV4_ADDRESS, 'DHCP range end')},
+    required=['name', 'cidr'])
 
 
 def _pool(net_plan, dhcp_start, dhcp_end):
@@ -43,9 +39,8 @@ def create(driver, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
     driver (distributed) it is only recorded: each worker defines it on its host
     when a port first needs it there, after the same check of its host's routes.
     """
-    schemas.validate(schemas.NETWORK_CREATE, {
-        'name': name, 'cidr': cidr, 'gateway': gateway, 'dhcp_start': dhcp_start,
-        'dhcp_end': dhcp_end})
+    validation.check({'name': name, 'cidr': cidr, 'gateway': gateway,
+                      'dhcp_start': dhcp_start, 'dhcp_end': dhcp_end}, CREATE)
     gateway = gateway or addressing.DEFAULT
     pools = _pool(addressing.plan(cidr, gateway), dhcp_start, dhcp_end)
     plan = addressing.plan(cidr, gateway, pools)  # all checked before any write
@@ -65,18 +60,4 @@ def create(driver, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
                 models.Network.id == net['id']))
         raise
     return net
-
-
-def list_all():
-    return common.list_all(models.Network)
-
-
-def show(name_or_id):
-    return common.show(models.Network, name_or_id, KIND)
-
-
-def delete(driver, name_or_id):
-    with db_api.transaction() as session:
-        network_id = common.find(session, models.Network, name_or_id, KIND).id
-    service.remove_network(network_id, lambda net: remove_from_hosts(driver, net))
 

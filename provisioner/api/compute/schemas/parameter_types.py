@@ -1,0 +1,16 @@
+"""The field types Nova's schemas share (nova/api/validation/parameter_types.py)."""
+
+# Nova's name: 1-255 characters, no leading or trailing white space.
+NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+        'pattern': r'^(?!\s)[\s\S]*(?<!\s)$'}
+
+_TRUE = [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on', 'YES', 'Yes', 'yes', 'y',
+         't']
+_FALSE = [False, 'False', 'FALSE', 'false', '0', 'OFF', 'Off', 'off', 'NO', 'No', 'no',
+          'n', 'f']
+# Nova's boolean: true or false, or one of the words oslo's strutils reads as one.
+BOOLEAN = {'type': ['boolean', 'string'], 'enum': _TRUE + _FALSE}
+TRUE = {'enum': _TRUE}
+
+# An integer, or its digits, as Nova takes counts and sizes.
+INT_OR_STRING = {'type': ['integer', 'string'], 'pattern': '^-?[0-9]+$'}

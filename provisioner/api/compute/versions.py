@@ -1,0 +1,46 @@
+"""The compute API's versions: its microversions and the version documents.
+
+Microversions as Nova negotiates them (provisioner.api.microversions): none
+asked for means 2.1. Only versions whose every change to what provisioner serves
+is implemented are advertised; a microversion's request schema is in
+``schemas/<resource>.py`` and its response shape in ``views/<resource>.py``:
+
+    2.1 - the base API
+    2.2 - key pairs have a ``type`` (ssh or x509)
+    2.3 - admins see the extended server attributes (OS-EXT-SRV-ATTR:hostname,
+          kernel_id, ramdisk_id, launch_index, reservation_id, root_device_name,
+          user_data); volumes_attached carries delete_on_termination
+    2.4 - os-fixed-ips gains "reserved" (provisioner serves no os-fixed-ips)
+    2.5 - non-admins may filter server lists by ip6
+"""
+
+from provisioner.api import microversions
+from provisioner.api import urls
+from provisioner.api import wsgi
+
+MIN_VERSION = (2, 1)
+MAX_VERSION = (2, 5)
+UPDATED = '2013-07-23T11:33:21Z'
+MICROVERSIONS = microversions.Microversions(
+    'compute', MIN_VERSION, MAX_VERSION, legacy_header='X-OpenStack-Nova-API-Version')
+
+
+def version_document(req):
+    return {'id': 'v2.1', 'status': 'CURRENT',
+            'version': microversions.version_str(MAX_VERSION),
+            'min_version': microversions.version_str(MIN_VERSION), 'updated': UPDATED,
+            'links': [{'rel': 'self',
+                       'href': '%s/compute/v2.1/' % urls.public_base_url(req)}],
+            'media-types': [{'base': 'application/json',
+                             'type': 'application/vnd.openstack.compute+json;'
+                                     'version=2.1'}]}
+
+
+@wsgi.route('GET', '/', public=True)
+def versions(req):
+    return wsgi.json_response({'versions': [version_document(req)]})
+
+
+@wsgi.route('GET', '/v2.1', public=True)
+def version(req):
+    return wsgi.json_response({'version': version_document(req)})

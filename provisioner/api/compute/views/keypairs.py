@@ -1,0 +1,36 @@
+"""Nova's key pair shapes: 2.2 adds ``type`` to every one."""
+
+from provisioner.api import common
+
+_INDEX_FIELDS = ('name', 'public_key', 'fingerprint')
+_CREATE_FIELDS = _INDEX_FIELDS + ('user_id',)
+
+
+def typed(req):
+    return req.api_version >= (2, 2)
+
+
+def _view(req, keypair, fields):
+    view = {field: keypair[field] for field in fields}
+    if typed(req):
+        view['type'] = keypair['type']
+    return view
+
+
+def listed(req, keypair):
+    return {'keypair': _view(req, keypair, _INDEX_FIELDS)}
+
+
+def created(req, keypair, private_key=None):
+    view = _view(req, keypair, _CREATE_FIELDS)
+    if private_key is not None:
+        view['private_key'] = private_key
+    return view
+
+
+def show(req, keypair):
+    view = _view(req, keypair, _CREATE_FIELDS)
+    view.update({'id': keypair['id'], 'deleted': False, 'deleted_at': None,
+                 'updated_at': None,
+                 'created_at': common.object_time(keypair['created_at'])})
+    return view

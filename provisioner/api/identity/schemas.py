@@ -1,0 +1,76 @@
+"""JSON schemas of the identity requests (Keystone v3): tokens, projects and users.
+
+What provisioner cannot do (another domain, a disabled or nested project) is
+refused by the schema with the reason, as "Invalid request: ..." (400).
+"""
+
+from provisioner.api.identity import views
+from provisioner.api import validation
+
+_DOMAIN_REF = {'type': 'object', 'properties': {'id': {'type': 'string'},
+                                                'name': {'type': 'string'}}}
+_NAMED = {'id': {'type': 'string'}, 'name': {'type': 'string'}, 'domain': _DOMAIN_REF}
+AUTH_REQUEST = {
+    'type': 'object', 'required': ['auth'],
+    'properties': {'auth': {
+        'type': 'object', 'required': ['identity'],
+        'properties': {
+            'identity': {
+                'type': 'object', 'required': ['methods'],
+                'properties': {
+                    'methods': {'type': 'array', 'minItems': 1,
+                                'items': {'type': 'string'}},
+                    'password': {
+                        'type': 'object', 'required': ['user'],
+                        'properties': {'user': {
+                            'type': 'object', 'required': ['password'],
+                            'properties': dict(_NAMED, password={'type': 'string'})}}},
+                    'token': {'type': 'object', 'required': ['id'],
+                              'properties': {'id': {'type': 'string'}}}}},
+            'scope': {'type': ['object', 'string'],
+                      'properties': {'project': {'type': 'object',
+                                                 'properties': _NAMED}}}}}}}
+
+
+def _invalid(reason):
+    return 'Invalid request: %s' % reason
+
+
+# One domain: a request may name it (by id) or leave it out.
+_DOMAIN_ID = {'enum': [None, views.DOMAIN_ID],
+              'errorMessage': _invalid('provisioner has one domain, %s (id %s), not '
+                                       '{value}' % (views.DOMAIN_NAME, views.DOMAIN_ID))}
+_FALSY = [False, None, 0, '', [], {}]
+
+PROJECT_CREATE = validation.wrapped('project', {
+    'type': 'object', 'required': ['name'],
+    'properties': {
+        'domain_id': _DOMAIN_ID,
+        'enabled': {'not': {'const': False},
+                    'errorMessage': _invalid('provisioner projects are always enabled')},
+        'is_domain': {'enum': _FALSY,
+                      'errorMessage': _invalid('provisioner has one domain; a project '
+                                               'cannot be a domain')},
+        'parent_id': {'enum': [None, views.DOMAIN_ID],
+                      'errorMessage': _invalid('provisioner projects are not nested')},
+        'name': {'type': 'string', 'errorMessage': _invalid('a project needs a name')}},
+    'errorMessage': {'required': _invalid('a project needs a name')}})
+
+_NEEDS_PASSWORD = _invalid('a provisioner user needs a password (openstack user '
+                           'create --password ...)')
+USER_CREATE = validation.wrapped('user', {
+    'type': 'object',
+    'properties': {
+        'domain_id': _DOMAIN_ID,
+        'name': {'type': 'string', 'errorMessage': _invalid('a user needs a name')},
+        'password': {'type': 'string', 'errorMessage': _NEEDS_PASSWORD}},
+    'allOf': [{'required': ['name'], 'errorMessage': _invalid('a user needs a name')},
+              {'required': ['password'], 'errorMessage': _NEEDS_PASSWORD}]})
+
+# What "openstack user set" sends: a password, enabled; the name only unchanged.
+USER_UPDATE = validation.wrapped('user', {
+    'type': 'object',
+    'properties': {
+        'domain_id': _DOMAIN_ID,
+        'password': {'type': 'string',
+                     'errorMessage': _invalid('the password must be a string')}}})

@@ -1,0 +1,33 @@
+"""JSON schemas of the image requests (Glance v2): a create, a JSON patch.
+
+The values of an image's fields and properties are the catalog's to check
+(provisioner.catalog.images.CHANGES), in the same words for every caller.
+"""
+
+_FALSY = [False, None, 0, '', [], {}]
+
+CREATE = {
+    'type': 'object', 'required': ['name'],
+    'properties': {
+        'name': {'not': {'type': 'null'}},
+        'os_hidden': {'enum': _FALSY, 'errorMessage': 'Hidden images (os_hidden) are '
+                                                      'not supported.'}},
+    'errorMessage': {'required': 'An image needs a name.'},
+}
+CREATE['properties']['name']['errorMessage'] = CREATE['errorMessage']['required']
+
+_OPERATION = 'Each operation needs "op" (add, replace or remove) and "path": {json}'
+# Glance's PATCH body (application/openstack-images-v2.1-json-patch).
+PATCH = {
+    'type': 'array',
+    'items': {
+        'type': 'object', 'required': ['op', 'path'],
+        'properties': {
+            'op': {'enum': ['add', 'replace', 'remove'], 'errorMessage': _OPERATION},
+            'path': {'type': 'string', 'errorMessage': _OPERATION}},
+        'if': {'properties': {'op': {'enum': ['add', 'replace']}}},
+        'then': {'required': ['value'],
+                 'errorMessage': 'Operation {value[op]} {value[path]} needs a "value".'},
+        'errorMessage': {'type': _OPERATION, 'required': _OPERATION}},
+    'errorMessage': {'type': 'A JSON patch is a list of operations.'},
+}

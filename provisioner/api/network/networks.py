@@ -1,0 +1,76 @@
+"""Networks (Neutron's), and the collections that exist here only empty.
+
+A network belongs to a project (``shared`` ones, and the operator's, serve every
+project) and has at most one IPv4 subnet: on each host it is one isolated libvirt
+network whose dnsmasq serves one range. Routers, floating IPs and security groups
+do not exist (isolated networks): their lists are empty.
+"""
+
+from provisioner.api.network import common
+from provisioner.api.network import schemas
+from provisioner.api.network import views
+from provisioner.api import validation
+from provisioner.api import wsgi
+from provisioner.network import service
+from provisioner import policy
+
+
+@wsgi.route('GET', '/v2.0/networks')
+def list_networks(req):
+    return views.listing(req, 'networks', [views.network_view(n) for n in
+                                           service.list_networks(req.context)])
+
+
+@wsgi.route('GET', '/v2.0/networks/{network_id}')
+def show_network(req, network_id):
+    return views.one(req, 'network', views.network_view(
+        service.show_network(req.context, network_id)))
+
+
+@wsgi.route('POST', '/v2.0/networks')
+@validation.schema(schemas.NETWORK_CREATE)
+def create_network(req, body):
+    body = body['network']
+    net = service.create_network(req.context, body.get('name') or '',
+                                 shared=body.get('shared', False),
+                                 project_id=common.project(req, body),
+                                 description=common.description(body, ''))
+    return views.one(req, 'network', views.network_view(net), 201)
+
+
+@wsgi.route('PUT', '/v2.0/networks/{network_id}')
+@validation.schema(schemas.NETWORK_UPDATE)
+def update_network(req, network_id, body):
+    body = body['network']
+    net = service.update_network(req.context, network_id, body.get('name'),
+                                 body.get('shared'),
+                                 description=common.description(body))
+    return views.one(req, 'network', views.network_view(net))
+
+
+@wsgi.route('DELETE', '/v2.0/networks/{network_id}')
+def delete_network(req, network_id):
+    service.delete_network(req.context, network_id, common.unplug(req))
+    return wsgi.empty_response(204)
+
+
+def _none_here(req, collection):
+    """Guest networks are isolated: no routers, floating IPs or security groups. The
+    lists exist (empty) because clients such as openstacksdk look them up."""
+    policy.authorize(req.context, 'network:list')
+    return wsgi.json_response({collection: []})
+
+
+@wsgi.route('GET', '/v2.0/routers')
+def list_routers(req):
+    return _none_here(req, 'routers')
+
+
+@wsgi.route('GET', '/v2.0/floatingips')
+def list_floating_ips(req):
+    return _none_here(req, 'floatingips')
+
+
+@wsgi.route('GET', '/v2.0/security-groups')
+def list_security_groups(req):
+    return _none_here(req, 'security_groups')

@@ -1,0 +1,89 @@
+"""JSON schemas of the network requests (Neutron v2.0): networks, subnets, ports, quotas.
+
+A body is ``{"<resource>": {...}}`` of the attributes this service takes (OSC and
+openstacksdk send these): any other is refused as Neutron does ("Unrecognized
+attribute(s)"), and the attributes whose one supported value is fixed (guest
+networks are isolated libvirt networks) must have it. Names, addresses and the
+like are the network service's to check (provisioner.network), in the same words
+for the CLI.
+"""
+
+import copy
+
+from provisioner.api import validation
+from provisioner import schemas
+
+# The one value each of these can have here.
+_FIXED = {'admin_state_up': True, 'ip_version': 4, 'host_routes': [],
+          'port_security_enabled': False}
+_FALSY = [False, None, 0, '', [], {}]
+
+
+def _description():
+    """A description, in Neutron's words: null is ''; the rule is the service's."""
+    fragment = copy.deepcopy(schemas.titled(schemas.DESCRIPTION, 'description'))
+    fragment['type'] = ['string', 'null']
+
+    def reason(template):
+        return 'Invalid input for description. Reason: %s.' % template
+    fragment['errorMessage'] = {k: reason(v) for k, v in fragment['errorMessage'].items()}
+    for part in fragment['allOf']:
+        part['errorMessage'] = reason(part['errorMessage'])
+    return fragment
+
+
+def _fixed(value):
+    return {'const': value,
+            'errorMessage': 'Invalid input for {key}: only {limit!r} is supported here '
+                            '(guest networks are isolated libvirt networks).'}
+
+
+def _body(resource, attributes, required=(), required_message=None):
+    """``{resource: {attributes...}}``; ``attributes``: {name: schema}."""
+    messages = {'additionalProperties': "Unrecognized attribute(s) '{names}'"}
+    if required_message:
+        messages['required'] = required_message
+    return validation.wrapped(resource, {
+        'type': 'object', 'additionalProperties': False, 'required': list(required),
+        'properties': attributes, 'errorMessage': messages},
+        needs='Resource body required: {{"%s": {{...}}}}.' % resource)
+
+
+_ANY = {}
+_OWNED = {'project_id': _ANY, 'tenant_id': _ANY, 'description': _description()}
+_ALWAYS = {key: _fixed(value) for key, value in _FIXED.items()}
+
+NETWORK_CREATE = _body('network', dict(_OWNED, **_ALWAYS, name=_ANY, shared=_ANY))
+NETWORK_UPDATE = _body('network', dict(_ALWAYS, name=_ANY, shared=_ANY,
+                                       description=_description()))
+
+_NO_POOLS = 'Invalid input: {key} is required (this service has no subnet pools).'
+_SUBNET_ADDRESSING = ('cidr', 'gateway_ip', 'allocation_pools', 'enable_dhcp',
+                      'dns_nameservers', 'network_id', 'project_id', 'tenant_id')
+SUBNET_CREATE = _body('subnet', dict(
+    _OWNED, **_ALWAYS, name=_ANY, gateway_ip=_ANY, allocation_pools=_ANY,
+    enable_dhcp=_ANY, dns_nameservers=_ANY,
+    network_id={'not': {'enum': _FALSY}, 'errorMessage': _NO_POOLS},
+    cidr={'not': {'enum': _FALSY}, 'errorMessage': _NO_POOLS}),
+    required=['network_id', 'cidr'], required_message=_NO_POOLS)
+# A subnet's addressing is fixed once made: hosts carry it already.
+SUBNET_UPDATE = _body('subnet', dict(
+    {field: {'not': {}, 'errorMessage': 'Invalid input: {key} cannot change once the '
+                                        'subnet exists (hosts already serve it); only '
+                                        'its name and description can. Delete the '
+                                        'subnet and make it again.'}
+     for field in _SUBNET_ADDRESSING},
+    name=_ANY, description=_description()))
+
+_NEEDS_NETWORK = 'Invalid input: network_id is required.'
+PORT_CREATE = _body('port', dict(
+    _OWNED, **_ALWAYS, name=_ANY, fixed_ips=_ANY, mac_address=_ANY,
+    network_id={'not': {'enum': _FALSY}, 'errorMessage': _NEEDS_NETWORK}),
+    required=['network_id'], required_message=_NEEDS_NETWORK)
+PORT_UPDATE = _body('port', {'name': _ANY, 'description': _description()})
+
+_QUOTA = 'Resource body required: {{"quota": {{"network": N, "subnet": N, "port": N}}}}.'
+QUOTA_UPDATE = {'type': 'object', 'required': ['quota'],
+                'properties': {'quota': {'type': 'object', 'minProperties': 1,
+                                         'errorMessage': _QUOTA}},
+                'errorMessage': _QUOTA}

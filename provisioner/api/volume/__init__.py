@@ -1,0 +1,11 @@
+"""Block storage v3 (a Cinder subset, microversion 3.0), shaped as every service:
+controllers (versions, volumes, quotas), ``schemas`` (the request bodies) and
+``views`` (Cinder's shapes; its error body is Nova's)."""
+
+from provisioner.api.volume import quotas
+from provisioner.api.volume import versions
+from provisioner.api.volume import volumes
+from provisioner.api import wsgi
+
+SERVICE = wsgi.Service('volume', microversions=versions.MICROVERSIONS,
+                       controllers=(versions, volumes, quotas))

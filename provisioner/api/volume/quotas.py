@@ -1,0 +1,67 @@
+"""Volume quotas (Cinder's os-quota-sets) and limits: the gigabytes of a project.
+
+provisioner's ``volumes_gib`` (provisioner.quota) is Cinder's ``gigabytes`` (over
+it: 413 overLimit); there is no per-volume count limit. An admin reaches another
+project's quotas by its id; to anyone else it reads as not found.
+"""
+
+from provisioner.api import validation
+from provisioner.api.volume import schemas
+from provisioner.api.volume import views
+from provisioner.api.volume.volumes import check_url_project
+from provisioner.api import wsgi
+from provisioner.identity import admin
+from provisioner import policy
+from provisioner.quota import counters
+from provisioner.quota import limits
+from provisioner.volume import volumes
+
+
+def _usage(project_id):
+    gigabytes = {q['resource']: q for q in counters.show(project_id)}['volumes_gib']
+    return views.usage(gigabytes, len(volumes.describe(project_id=project_id)))
+
+
+def _target(req, project_id, target, action):
+    """Check the URL and the policy; another project reads as not found."""
+    check_url_project(req, project_id)
+    policy.authorize_owned(req.context, action, target, 'Project', target)
+    admin.show_project(req.context, target)  # 404 for a project that does not exist
+
+
+@wsgi.route('GET', '/v3/{project_id}/os-quota-sets/{target}')
+def show_quota_set(req, project_id, target):
+    _target(req, project_id, target, 'quota:show')
+    with_usage = req.GET.get('usage', 'false').lower() in ('1', 'true', 'yes')
+    return wsgi.json_response(views.quota_set(target, _usage(target), with_usage))
+
+
+@wsgi.route('GET', '/v3/{project_id}/os-quota-sets/{target}/defaults')
+def show_quota_defaults(req, project_id, target):
+    _target(req, project_id, target, 'quota:show')
+    return wsgi.json_response(views.defaults(
+        target, limits.defaults(limits.VOLUME)['volumes_gib']))
+
+
+@wsgi.route('PUT', '/v3/{project_id}/os-quota-sets/{target}')
+@validation.schema(schemas.QUOTA_UPDATE)
+def update_quota_set(req, project_id, target, body):
+    """Set the gigabytes limit (admins); the other keys only to what they already are."""
+    _target(req, project_id, target, 'quota:set')
+    body = body['quota_set']
+    current = _usage(target)
+    for key, value in body.items():
+        if key != 'gigabytes' and (key not in current or value != current[key][0]):
+            raise wsgi.HTTPError(400, 'provisioner limits only the gigabytes of a '
+                                      'project\'s volumes; %s cannot be set.' % key)
+    if 'gigabytes' in body:
+        counters.set_limits(target, volumes_gib=int(body['gigabytes']))
+    return wsgi.json_response(views.quota_set(target, _usage(target), False,
+                                              with_id=False))
+
+
+@wsgi.route('GET', '/v3/{project_id}/limits')
+def absolute_limits(req, project_id):
+    check_url_project(req, project_id)
+    policy.authorize_owned(req.context, 'quota:show', project_id, 'Project', project_id)
+    return wsgi.json_response(views.absolute_limits(_usage(project_id)))

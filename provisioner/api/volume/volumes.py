@@ -1,0 +1,135 @@
+"""Volumes (a Cinder v3 subset): list, show, create, update, delete, extend.
+
+Two kinds of volume are served: those a boot made for its instance (named
+``<instance name>-vol<index>``, in-use until the instance is deleted with them) and
+the volume service's own (provisioner.volume.api): created blank or from an image
+(``imageRef``), renamed, grown while detached (``os-extend``), deleted while not
+attached, and attached to servers through Nova's os-volume_attachments. No
+snapshots, backups, groups or types.
+
+As in Cinder, the project id in the URL must be the token's project (400
+"Malformed request url" otherwise); an admin reaches other projects' volumes
+with ``?all_tenants=1``.
+"""
+
+from provisioner.api import common
+from provisioner.api import validation
+from provisioner.api.volume import schemas
+from provisioner.api.volume import views
+from provisioner.api import wsgi
+from provisioner.catalog import api as catalog_api
+from provisioner import exception
+from provisioner import policy
+from provisioner.volume import api as volume_api
+from provisioner.volume import volumes
+
+
+def check_url_project(req, project_id):
+    if project_id != req.context.project_id:
+        raise wsgi.HTTPError(400, 'Malformed request url: the project %s in the URL is '
+                                  'not the token\'s project %s.'
+                             % (project_id, req.context.project_id))
+
+
+def _list(req, project_id):
+    check_url_project(req, project_id)
+    policy.authorize(req.context, 'instance:list')
+    everyone = req.GET.get('all_tenants', '').lower() in ('1', 'true', 'yes') and \
+        policy.check(req.context, 'instance:list:all_projects')
+    found = volumes.describe(project_id=None if everyone else project_id)
+    for key in ('name', 'status', 'project_id', 'bootable'):
+        if req.GET.get(key) is not None:
+            wanted = req.GET[key]
+            if key == 'bootable':
+                wanted = wanted.lower() in ('1', 'true', 'yes')
+            found = [v for v in found if v[key] == wanted]
+    return found
+
+
+@wsgi.route('GET', '/v3/{project_id}/volumes')
+def list_volumes(req, project_id):
+    return common.paged_response(req, 'volumes', _list(req, project_id), views.summary)
+
+
+@wsgi.route('GET', '/v3/{project_id}/volumes/detail')
+def list_volumes_detail(req, project_id):
+    return common.paged_response(req, 'volumes', _list(req, project_id), views.detail)
+
+
+def _found(volume_id):
+    found = volumes.describe(volume_id=volume_id)
+    if not found:
+        raise exception.NotFound(kind='Volume', name=volume_id)
+    return found[0]
+
+
+@wsgi.route('GET', '/v3/{project_id}/volumes/{volume_id}')
+def show_volume(req, project_id, volume_id):
+    check_url_project(req, project_id)
+    volume = _found(volume_id)
+    policy.authorize_owned(req.context, 'instance:show', volume['project_id'],
+                           'Volume', volume_id)
+    return wsgi.json_response({'volume': views.detail(req, volume)})
+
+
+@wsgi.route('POST', '/v3/{project_id}/volumes')
+@validation.schema(schemas.CREATE)
+def create_volume(req, project_id, body):
+    """A blank volume, or one from an image (imageRef); 202 as Cinder's."""
+    check_url_project(req, project_id)
+    body = body['volume']
+    volume_id = volume_api.VolumeAPI(req.context, req.deployment).create(
+        body.get('size'), name=body.get('name'), description=body.get('description'),
+        image_ref=body.get('imageRef') or body.get('image_id'),
+        availability_zone=body.get('availability_zone'))
+    return wsgi.json_response({'volume': views.detail(req, _found(volume_id))}, 202)
+
+
+@wsgi.route('PUT', '/v3/{project_id}/volumes/{volume_id}')
+@validation.schema(schemas.UPDATE)
+def update_volume(req, project_id, volume_id, body):
+    check_url_project(req, project_id)
+    body = body['volume']
+    fields = {key: body[alias] for key, alias in
+              (('name', 'name'), ('description', 'description'),
+               ('name', 'display_name'), ('description', 'display_description'))
+              if alias in body}
+    volume_api.VolumeAPI(req.context, req.deployment).update(volume_id, **fields)
+    return wsgi.json_response({'volume': views.detail(req, _found(volume_id))})
+
+
+@wsgi.route('DELETE', '/v3/{project_id}/volumes/{volume_id}')
+def delete_volume(req, project_id, volume_id):
+    check_url_project(req, project_id)
+    if volume_api.VolumeAPI(req.context, req.deployment).request_delete(volume_id):
+        req.deployment.dispatcher.volume_delete(volume_id)
+    return wsgi.empty_response(202)
+
+
+@wsgi.route('POST', '/v3/{project_id}/volumes/{volume_id}/action')
+@validation.schema(schemas.ACTION)
+def volume_action(req, project_id, volume_id, body):
+    """os-extend (grow a detached volume) and os-reset_status (admins: a volume a
+    failed flow left attaching, detaching or error_deleting)."""
+    check_url_project(req, project_id)
+    api = volume_api.VolumeAPI(req.context, req.deployment)
+    if 'os-extend' in body:
+        api.extend(volume_id, body['os-extend'].get('new_size'))
+    else:
+        api.reset_status(volume_id, body['os-reset_status'].get('status'))
+    return wsgi.empty_response(202)
+
+
+@wsgi.route('GET', '/v3/{project_id}/os-availability-zone')
+def availability_zones(req, project_id):
+    """The zones of the enabled hosts (a volume lives on its instance's host)."""
+    check_url_project(req, project_id)
+    return wsgi.json_response(views.availability_zones(
+        catalog_api.CatalogAPI(req.context, None).list('host')))
+
+
+@wsgi.route('GET', '/v3/{project_id}/types')
+def list_types(req, project_id):
+    """No volume types: provisioner has one kind of volume (a file on the host)."""
+    check_url_project(req, project_id)
+    return wsgi.json_response({'volume_types': []})
