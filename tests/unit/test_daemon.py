@@ -1,5 +1,6 @@
 """Daemon signals: SIGTERM stops the service from the main thread, bounded in time."""
 
+import faulthandler
 import os
 import signal
 import subprocess
@@ -19,6 +20,10 @@ def signals():
     yield
     for sig, handler in saved.items():
         signal.signal(sig, handler)
+    # A stop arms the bound on the whole shutdown ([DEFAULT] graceful_shutdown_timeout:
+    # stacks, then exit 1). A daemon exits well before it; this process does not, and
+    # was ended by it a minute later, in whatever test ran then.
+    faulthandler.cancel_dump_traceback_later()
 
 
 def _signal_me_soon(sig=signal.SIGTERM, delay=0.2):
