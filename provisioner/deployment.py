@@ -32,6 +32,7 @@ class Deployment:
     """What a process of this deployment has to work with.
 
     ``runner``      persists flows and runs them here (provisioner.engine.runner);
+    ``flow_view``   reads a persisted flow as a graph (provisioner.engine.flow_view);
     ``dispatcher``  where an accepted request's flow runs: this process's threads or
                     the jobboard (provisioner-api; None where flows run in the
                     caller, as the all-in-one CLI runs them);
@@ -43,6 +44,7 @@ class Deployment:
 
     mode: str
     runner: object = None
+    flow_view: object = None
     dispatcher: object = None
     hypervisor: object = None
     hosts: object = None

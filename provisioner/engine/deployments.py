@@ -6,6 +6,7 @@ API application, the compute and catalog services, the CLI's commands.
 
 from provisioner.conf import CONF
 from provisioner import deployment
+from provisioner.engine import flow_view
 from provisioner.engine import runner
 
 
@@ -30,8 +31,8 @@ def all_in_one(dispatching=False):
         dispatcher = dispatch.LocalDispatcher()
     driver = virt.get_driver()
     return deployment.Deployment(
-        deployment.ALL_IN_ONE, runner=runner, dispatcher=dispatcher, hypervisor=driver,
-        hosts=host_maintenance.LocalHostMaintenance(driver, CONF.host))
+        deployment.ALL_IN_ONE, runner=runner, flow_view=flow_view, dispatcher=dispatcher,
+        hypervisor=driver, hosts=host_maintenance.LocalHostMaintenance(driver, CONF.host))
 
 
 def distributed(dispatching=False):
@@ -41,5 +42,5 @@ def distributed(dispatching=False):
         from provisioner.engine import dispatch
         dispatcher = dispatch.JobboardDispatcher()
     return deployment.Deployment(
-        deployment.DISTRIBUTED, runner=runner, dispatcher=dispatcher,
+        deployment.DISTRIBUTED, runner=runner, flow_view=flow_view, dispatcher=dispatcher,
         hosts=maintenance_rpcapi.HostMaintenanceAPI())

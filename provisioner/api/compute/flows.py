@@ -23,7 +23,6 @@ Times are UTC with microseconds and a Z (2026-11-23T14:42:38.469947Z).
 from provisioner.api import common
 from provisioner.api.compute.servers import compute
 from provisioner.api import wsgi
-from provisioner.engine import flow_view
 
 _TIMES = ('started_at', 'finished_at')
 
@@ -34,7 +33,7 @@ def _timed(item):
 
 @wsgi.route('GET', '/v2.1/servers/{server_id}/os-instance-actions/{request_id}/flow')
 def show(req, server_id, request_id):
-    flow = flow_view.show(compute(req), server_id, request_id)
+    flow = req.deployment.flow_view.show(compute(req), server_id, request_id)
     flow['atoms'] = [_timed(atom) for atom in flow['atoms']]
     flow['steps'] = [_timed(step) for step in flow['steps']]
     return wsgi.json_response({'flow': flow})
