@@ -3,7 +3,7 @@
 
 import * as api from './api.js';
 import {age, el, replace} from './dom.js';
-import {bar, clearErrors, confirmModal, field, frame, setError, showBanner, table} from './ui.js';
+import {bar, clearErrors, confirmModal, field, formCard, frame, setError, showBanner, table} from './ui.js';
 
 function loading(content) {
   replace(content, el('p', {class: 'muted loading', text: 'Loading…'}));
@@ -74,18 +74,13 @@ export async function images(page) {
 function uploadForm(done) {
   const progress = el('progress', {id: 'image-progress', max: '100', value: '0', class: 'hidden'});
   const progressText = el('span', {id: 'image-progress-text', class: 'muted small'});
-  const form = el('form', {id: 'image-form', class: 'card', novalidate: true}, [
-    el('h2', {text: 'Upload an image'}),
-    el('p', {class: 'form-error', role: 'alert'}),
-    el('div', {class: 'form-grid'}, [
-      field('Name', el('input', {name: 'name', id: 'image-name', maxlength: '255'})),
-      field('Disk format', el('select', {name: 'disk_format', id: 'image-format'},
-                              DISK_FORMATS.map(([value, label]) => el('option', {value, text: label})))),
-      field('File', el('input', {name: 'file', id: 'image-file', type: 'file'})),
-    ]),
-    el('div', {class: 'buttons'}, [progress, progressText,
-                                   el('button', {type: 'submit', class: 'primary', id: 'image-submit', text: 'Upload'})]),
-  ]);
+  const form = formCard('image-form', 'Upload an image', [
+    field('Name', el('input', {name: 'name', id: 'image-name', maxlength: '255'})),
+    field('Disk format', el('select', {name: 'disk_format', id: 'image-format'},
+                            DISK_FORMATS.map(([value, label]) => el('option', {value, text: label})))),
+    field('File', el('input', {name: 'file', id: 'image-file', type: 'file'})),
+  ], [progress, progressText,
+      el('button', {type: 'submit', class: 'primary', id: 'image-submit', text: 'Upload'})]);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(form);
@@ -175,17 +170,12 @@ export async function keypairs(page) {
   const content = frame(page, 'Key pairs');
   const listArea = el('div');
   const secret = el('div', {id: 'keypair-secret'});
-  const form = el('form', {id: 'keypair-form', class: 'card', novalidate: true}, [
-    el('h2', {text: 'Create or import a key pair'}),
-    el('p', {class: 'form-error', role: 'alert'}),
-    el('div', {class: 'form-grid'}, [
-      field('Name', el('input', {name: 'name', id: 'keypair-name', maxlength: '255'})),
-      field('Public key', el('textarea', {name: 'public_key', id: 'keypair-public', rows: '3',
-                                          placeholder: 'ssh-ed25519 AAAA… (empty: generate a new key pair)'}),
-            'Paste a public key to import it; leave empty to have one generated (its private key is shown once).'),
-    ]),
-    el('div', {class: 'buttons'}, [el('button', {type: 'submit', class: 'primary', id: 'keypair-submit', text: 'Save'})]),
-  ]);
+  const form = formCard('keypair-form', 'Create or import a key pair', [
+    field('Name', el('input', {name: 'name', id: 'keypair-name', maxlength: '255'})),
+    field('Public key', el('textarea', {name: 'public_key', id: 'keypair-public', rows: '3',
+                                        placeholder: 'ssh-ed25519 AAAA… (empty: generate a new key pair)'}),
+          'Paste a public key to import it; leave empty to have one generated (its private key is shown once).'),
+  ], [el('button', {type: 'submit', class: 'primary', id: 'keypair-submit', text: 'Save'})]);
   replace(content, [form, secret, listArea]);
 
   const load = async () => {

@@ -4,9 +4,9 @@
 import * as api from './api.js';
 import {age, el, formatTime, replace} from './dom.js';
 import {attemptsList, legend, renderGraph} from './graph.js';
-import {ipsOf, statusBadge} from './instances.js';
+import {ipsOf} from './instances.js';
 import {renderTimeline} from './timeline.js';
-import {confirmModal, showBanner} from './ui.js';
+import {confirmModal, showBanner, statusBadge} from './ui.js';
 
 const FINISHED = new Set(['success', 'failure', 'reverted', 'done', 'failed', 'finished', 'error']);
 const LIVE_ATOM = new Set(['running', 'reverting']);

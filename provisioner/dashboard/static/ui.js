@@ -111,3 +111,19 @@ export function bar(used, total, unit) {
   return el('div', {class: 'bar-wrap'}, [meter, el('span', {class: 'bar-text',
     text: used + ' / ' + total + (unit ? ' ' + unit : '')})]);
 }
+
+// A status as a badge: "in-use" -> class status-in-use.
+export function statusBadge(status) {
+  return el('span', {class: 'status status-' + String(status || '').toLowerCase(), text: status || ''});
+}
+
+// A form in a card: its title, a line for the errors about the whole form, its
+// fields in a grid, then its buttons (checked by the page's script: novalidate).
+export function formCard(id, title, fields, buttons) {
+  return el('form', {id, class: 'card', novalidate: true}, [
+    el('h2', {text: title}),
+    el('p', {class: 'form-error', role: 'alert'}),
+    el('div', {class: 'form-grid'}, fields),
+    el('div', {class: 'buttons'}, buttons),
+  ]);
+}
