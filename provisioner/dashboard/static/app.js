@@ -8,6 +8,7 @@ import {field, hideBanner, showBanner} from './ui.js';
 import * as catalog from './catalog.js';
 import * as instance from './instance.js';
 import * as instances from './instances.js';
+import * as networks from './networks.js';
 
 const RETURN_KEY = 'provisioner.returnTo';
 
@@ -136,7 +137,7 @@ const ROUTES = [
   [/^#\/instances\/([^/]+)$/, (page, id) => instance.render(page, decodeURIComponent(id))],
   [/^#\/flavors$/, (page) => catalog.flavors(page)],
   [/^#\/images$/, (page) => catalog.images(page)],
-  [/^#\/networks$/, (page) => catalog.networks(page)],
+  [/^#\/networks$/, (page) => networks.networks(page)],
   [/^#\/volumes$/, (page) => catalog.volumes(page)],
   [/^#\/keypairs$/, (page) => catalog.keypairs(page)],
   [/^#\/hosts$/, (page) => catalog.hosts(page)],

@@ -1,5 +1,5 @@
-// Catalog and admin pages: flavors, images, networks and subnets, volumes, key
-// pairs, and (for admins) hosts with their capacity and usage.
+// Catalog and admin pages: flavors, images, volumes, key pairs, and (for admins)
+// hosts with their capacity and usage. Networks have their own module.
 
 import * as api from './api.js';
 import {age, el, replace} from './dom.js';
@@ -116,37 +116,6 @@ function uploadForm(done) {
     }
   });
   return form;
-}
-
-export async function networks(page) {
-  const content = frame(page, 'Networks and subnets');
-  loading(content);
-  const [nets, subnets] = await Promise.all([api.get('/network/v2.0/networks'),
-                                             api.get('/network/v2.0/subnets')]);
-  const byNetwork = new Map();
-  for (const s of subnets.subnets) {
-    if (!byNetwork.has(s.network_id)) byNetwork.set(s.network_id, []);
-    byNetwork.get(s.network_id).push(s);
-  }
-  replace(content, [
-    el('h2', {text: 'Networks'}),
-    table([
-      {title: 'Name', cell: (n) => n.name},
-      {title: 'Status', cell: (n) => n.status || ''},
-      {title: 'Subnets', cell: (n) => (byNetwork.get(n.id) || []).map((s) => s.cidr).join(', ')},
-      {title: 'MTU', cell: (n) => n.mtu ? String(n.mtu) : '', class: 'num'},
-      {title: 'ID', cell: (n) => n.id, class: 'mono'},
-    ], nets.networks, {id: 'networks-table', empty: 'No networks.'}),
-    el('h2', {text: 'Subnets'}),
-    table([
-      {title: 'Name', cell: (s) => s.name || ''},
-      {title: 'CIDR', cell: (s) => s.cidr},
-      {title: 'Gateway', cell: (s) => s.gateway_ip || ''},
-      {title: 'DHCP', cell: (s) => s.enable_dhcp ? 'yes' : 'no'},
-      {title: 'Pools', cell: (s) => (s.allocation_pools || []).map((p) => p.start + ' – ' + p.end).join(', ')},
-      {title: 'Network', cell: (s) => s.network_id, class: 'mono'},
-    ], subnets.subnets, {id: 'subnets-table', empty: 'No subnets.'}),
-  ]);
 }
 
 export async function volumes(page) {

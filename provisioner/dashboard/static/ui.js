@@ -112,6 +112,18 @@ export function bar(used, total, unit) {
     text: used + ' / ' + total + (unit ? ' ' + unit : '')})]);
 }
 
+// draw(data), only when data differs from what was drawn last: a poll must not
+// rebuild a form control the user is choosing in. Returns the function to call.
+export function redrawn(draw) {
+  let last = null;
+  return (data) => {
+    const key = JSON.stringify(data);
+    if (key === last) return;
+    last = key;
+    draw(data);
+  };
+}
+
 // A status as a badge: "in-use" -> class status-in-use.
 export function statusBadge(status) {
   return el('span', {class: 'status status-' + String(status || '').toLowerCase(), text: status || ''});
