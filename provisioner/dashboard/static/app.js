@@ -9,6 +9,7 @@ import * as catalog from './catalog.js';
 import * as instance from './instance.js';
 import * as instances from './instances.js';
 import * as networks from './networks.js';
+import * as volumes from './volumes.js';
 
 const RETURN_KEY = 'provisioner.returnTo';
 
@@ -138,7 +139,7 @@ const ROUTES = [
   [/^#\/flavors$/, (page) => catalog.flavors(page)],
   [/^#\/images$/, (page) => catalog.images(page)],
   [/^#\/networks$/, (page) => networks.networks(page)],
-  [/^#\/volumes$/, (page) => catalog.volumes(page)],
+  [/^#\/volumes$/, (page) => volumes.volumes(page)],
   [/^#\/keypairs$/, (page) => catalog.keypairs(page)],
   [/^#\/hosts$/, (page) => catalog.hosts(page)],
 ];

@@ -1,5 +1,5 @@
-// Catalog and admin pages: flavors, images, volumes, key pairs, and (for admins)
-// hosts with their capacity and usage. Networks have their own module.
+// Catalog and admin pages: flavors, images, key pairs, and (for admins) hosts with
+// their capacity and usage. Networks and volumes have their own modules.
 
 import * as api from './api.js';
 import {age, el, replace} from './dom.js';
@@ -116,23 +116,6 @@ function uploadForm(done) {
     }
   });
   return form;
-}
-
-export async function volumes(page) {
-  const content = frame(page, 'Volumes');
-  loading(content);
-  await page.every(5000, async () => {
-    const body = await api.get(api.volumeApi('/volumes/detail'));
-    replace(content, table([
-      {title: 'ID', cell: (v) => v.id, class: 'mono'},
-      {title: 'Name', cell: (v) => v.name || ''},
-      {title: 'Size (GiB)', cell: (v) => String(v.size), class: 'num'},
-      {title: 'Status', cell: (v) => v.status || ''},
-      {title: 'Attached to', cell: (v) => (v.attachments || []).map((a) => el('a', {
-        href: '#/instances/' + encodeURIComponent(a.server_id), text: a.server_id})), class: 'mono'},
-      {title: 'Created', cell: (v) => v.created_at ? age(v.created_at) + ' ago' : ''},
-    ], body.volumes, {id: 'volumes-table', empty: 'No volumes: they are created with the instances that use them.'}));
-  });
 }
 
 export async function keypairs(page) {

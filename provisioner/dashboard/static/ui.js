@@ -129,6 +129,32 @@ export function statusBadge(status) {
   return el('span', {class: 'status status-' + String(status || '').toLowerCase(), text: status || ''});
 }
 
+// A line that says how a request went: "Stop…", then "Stop requested: <next>" or,
+// when the API refuses, "Stop refused: <its message>" as an alert, never silently.
+// run(label, call, done): send call(), say the outcome, then done(accepted) (not
+// after a 401: the page is going back to the login).
+export function requestLine(id, next) {
+  const node = el('p', {id, class: 'request-line small muted', role: 'status'});
+  const say = (text, refused) => {
+    node.textContent = text;
+    node.setAttribute('class', 'request-line small ' + (refused ? 'form-error' : 'muted'));
+    node.setAttribute('role', refused ? 'alert' : 'status');
+  };
+  const run = async (label, call, done) => {
+    say(label + '…');
+    try {
+      await call();
+    } catch (err) {
+      if (err.status === 401) return say('');
+      say(label + ' refused: ' + err.message, true);
+      return done(false);
+    }
+    say(label + ' requested: ' + next);
+    return done(true);
+  };
+  return {node, run};
+}
+
 // A form in a card: its title, a line for the errors about the whole form, its
 // fields in a grid, then its buttons (checked by the page's script: novalidate).
 export function formCard(id, title, fields, buttons) {
