@@ -15,6 +15,7 @@ import time
 import pytest
 from selenium.webdriver.support.ui import Select
 
+from tests.functional import conftest as base
 from tests.functional.dashboard.conftest import other_api
 from tests.functional.dashboard.conftest import restart_api
 from tests.functional.dashboard.test_instance import watch_flow
@@ -45,6 +46,43 @@ def _boot_flow(http, server_id):
     create = [a for a in actions if a['action'] == 'create'][0]
     return http.compute('GET', '/servers/%s/os-instance-actions/%s/flow'
                         % (server_id, create['request_id'])).json()['flow']
+
+
+def _console(http, server_id):
+    return http.compute('POST', '/servers/%s/action' % server_id,
+                        body={'os-getConsoleOutput': {}}).json()['output']
+
+
+def guest_disks(console):
+    """The disks of the guest's latest `disks=` line (one at boot, one at each
+    hot-plug or unplug)."""
+    lines = [line for line in console.splitlines()
+             if line.startswith('PROVISIONER-GUEST: disks=')]
+    return lines[-1].split('=', 1)[1].split() if lines else []
+
+
+def _wait(what, check, timeout=120):
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, 'timed out waiting for ' + what
+        time.sleep(0.5)
+
+
+def _volume(http, volume_id):
+    response = http.request('GET', '/volume/v3/%s/volumes/%s'
+                            % (http.project_id, volume_id))
+    return response.json()['volume'] if response.status_code == 200 else None
+
+
+def remove_volume(http, server_id, volume_id):
+    """Detach (if a failed test left it attached) and delete a test's volume."""
+    if (_volume(http, volume_id) or {}).get('status') == 'in-use':
+        http.compute('DELETE', '/servers/%s/os-volume_attachments/%s'
+                     % (server_id, volume_id))
+    _wait('volume %s detached' % volume_id, lambda: (_volume(http, volume_id) or {})
+          .get('status') in (None, 'available', 'error'))
+    http.request('DELETE', '/volume/v3/%s/volumes/%s' % (http.project_id, volume_id))
+    _wait('volume %s deleted' % volume_id, lambda: _volume(http, volume_id) is None)
 
 
 @pytest.fixture(scope='module')
@@ -91,19 +129,22 @@ def interrupted(paused_cloud):
 @pytest.fixture
 def active_server(api_cloud, interrupted):
     """The server with no task under way, resumed over the API if the first test
-    did not resume it: ACTIVE (SHUTOFF once a test stopped it)."""
+    did not resume it: ACTIVE (SHUTOFF once a test stopped it), its guest up (it
+    must be, to take or let go of a hot-plugged disk)."""
     http = api_cloud.http
     if _server(http, interrupted)['status'] == 'BUILD':
         http.compute('POST', '/servers/%s/action' % interrupted,
                      body={'provisioner:resume': None})
-    deadline = time.monotonic() + 150
-    while True:
+
+    def settled():
         shown = _server(http, interrupted)
-        if shown['status'] in ('ACTIVE', 'SHUTOFF') and \
-                not shown['OS-EXT-STS:task_state']:
-            return interrupted
-        assert time.monotonic() < deadline, shown
-        time.sleep(0.5)
+        return shown['status'] in ('ACTIVE', 'SHUTOFF') and \
+            not shown['OS-EXT-STS:task_state']
+    _wait('the server settled', settled, timeout=150)
+    if _server(http, interrupted)['status'] == 'ACTIVE':
+        _wait('the guest up', lambda: 'PROVISIONER-GUEST: ready' in _console(
+            http, interrupted), timeout=base.CONSOLE_TIMEOUT)
+    return interrupted
 
 
 def open_server(dashboard, server_id):
@@ -161,37 +202,13 @@ def test_attach_and_detach_from_the_server_page(dashboard, active_server):
         'os-extended-volumes:volumes_attached']]
     assert len(made_with_server) == 1
     volume_id = create_volume(dashboard, HOSTILE_VOLUME)
+    try:
+        attach_and_detach_on_the_server_page(dashboard, active_server, volume_id)
+    finally:
+        remove_volume(http, active_server, volume_id)
 
-    dashboard.go('#/instances/' + active_server)
-    dashboard.wait_for('#attach-volume option[value="%s"]' % volume_id)
-    Select(dashboard.find('#attach-volume')).select_by_value(volume_id)
-    dashboard.find('#attach-volume-submit').click()
-    seen = dashboard.statuses_until(
-        lambda: dashboard.row_status('#server-volumes-table', volume_id), 'in-use',
-        what='the attachment')
-    assert 'attaching' in seen, seen
-    attached = http.compute('GET', '/servers/%s/os-volume_attachments'
-                            % active_server).json()['volumeAttachments']
-    assert volume_id in [a['volumeId'] for a in attached]
-    # The attach is an instance action: its flow is the one shown.
-    dashboard.until(lambda: dashboard.text('#action-select option:checked')
-                    .startswith('attach_volume'), what='the attach action shown')
-    dashboard.until(lambda: dashboard.node_states().get('plug-volume') == 'done',
-                    what='plug-volume done')
-    assert HOSTILE_VOLUME in dashboard.text('#server-volumes-table')
-    assert not dashboard.find_all('#server-volumes-table img, #attach-volume img')
-    dashboard.screenshot('instance-volume-attached')
-
-    dashboard.find('button[data-detach="%s"]' % volume_id).click()
-    dashboard.confirm()
-    seen = dashboard.statuses_until(
-        lambda: dashboard.row_status('#server-volumes-table', volume_id), None,
-        what='the detachment')
-    assert 'detaching' in seen, seen
-    shown = http.request('GET', '/volume/v3/%s/volumes/%s' % (http.project_id, volume_id))
-    assert shown.json()['volume']['status'] == 'available'
-
-    # The volume the launch made goes with the server: the API refuses, the page says so.
+    # The volume the launch made goes with the server: the API refuses, the page
+    # says so.
     dashboard.find('button[data-detach="%s"]' % made_with_server[0]).click()
     dashboard.confirm()
     dashboard.until(lambda: 'refused' in dashboard.text('#volume-message'),
@@ -202,8 +219,48 @@ def test_attach_and_detach_from_the_server_page(dashboard, active_server):
     dashboard.screenshot('instance-volume-refused')
     assert dashboard.row_status('#server-volumes-table', made_with_server[0]) == 'in-use'
     assert not dashboard.xss_fired()
-    assert http.request('DELETE', '/volume/v3/%s/volumes/%s'
-                        % (http.project_id, volume_id)).status_code == 202
+
+
+def _page_guest_disks(dashboard):
+    return guest_disks(dashboard.text('#console'))
+
+
+def attach_and_detach_on_the_server_page(dashboard, server_id, volume_id):
+    http = dashboard.cloud.http
+    dashboard.go('#/instances/' + server_id)
+    dashboard.wait_for('#attach-volume option[value="%s"]' % volume_id)
+    Select(dashboard.find('#attach-volume')).select_by_value(volume_id)
+    dashboard.find('#attach-volume-submit').click()
+    seen = dashboard.statuses_until(
+        lambda: dashboard.row_status('#server-volumes-table', volume_id), 'in-use',
+        timeout=120, what='the attachment')
+    assert 'attaching' in seen, seen
+    attached = http.compute('GET', '/servers/%s/os-volume_attachments'
+                            % server_id).json()['volumeAttachments']
+    assert volume_id in [a['volumeId'] for a in attached]
+    # The attach is an instance action: its flow is the one shown.
+    dashboard.until(lambda: dashboard.text('#action-select option:checked')
+                    .startswith('attach_volume'), what='the attach action shown')
+    dashboard.until(lambda: dashboard.node_states().get('plug-volume') == 'done',
+                    what='plug-volume done')
+    assert HOSTILE_VOLUME in dashboard.text('#server-volumes-table')
+    assert not dashboard.find_all('#server-volumes-table img, #attach-volume img')
+    # The guest sees the disk: its console, on the page, lists the device shown.
+    device = dashboard.text('#server-volumes-table tr[data-id="%s"] td:nth-child(3)'
+                            % volume_id).removeprefix('/dev/')
+    dashboard.until(lambda: device in _page_guest_disks(dashboard), timeout=60,
+                    what='the guest to see %s' % device)
+    dashboard.screenshot('instance-volume-attached')
+
+    dashboard.find('button[data-detach="%s"]' % volume_id).click()
+    dashboard.confirm()
+    seen = dashboard.statuses_until(
+        lambda: dashboard.row_status('#server-volumes-table', volume_id), None,
+        timeout=120, what='the detachment')
+    assert 'detaching' in seen, seen
+    assert _volume(http, volume_id)['status'] == 'available'
+    dashboard.until(lambda: device not in _page_guest_disks(dashboard), timeout=60,
+                    what='the guest to let %s go' % device)
 
 
 def test_attach_and_detach_from_the_volume_list(dashboard, active_server):
@@ -222,31 +279,41 @@ def test_attach_and_detach_from_the_volume_list(dashboard, active_server):
     size.send_keys('1')
     dashboard.find('#volume-name').clear()
     volume_id = create_volume(dashboard, 'dash-list-volume')
+    try:
+        attach_and_detach_in_the_list(dashboard, active_server, volume_id)
+    finally:
+        if _volume(http, volume_id) is not None:
+            remove_volume(http, active_server, volume_id)
 
+
+def attach_and_detach_in_the_list(dashboard, server_id, volume_id):
+    http = dashboard.cloud.http
     select = 'select.attach-server[data-volume="%s"]' % volume_id
-    dashboard.wait_for(select + ' option[value="%s"]' % active_server)
-    Select(dashboard.find(select)).select_by_value(active_server)
+    dashboard.wait_for(select + ' option[value="%s"]' % server_id)
+    Select(dashboard.find(select)).select_by_value(server_id)
     dashboard.find('button[data-attach="%s"]' % volume_id).click()
     seen = dashboard.statuses_until(
         lambda: dashboard.row_status('#volumes-table', volume_id), 'in-use',
-        what='the attachment')
+        timeout=120, what='the attachment')
     assert 'attaching' in seen, seen
     dashboard.wait_for_text('#volumes-table tr[data-id="%s"]' % volume_id, SERVER_NAME)
     dashboard.screenshot('volumes-attached')
+    device = _volume(http, volume_id)['attachments'][0]['device'].removeprefix('/dev/')
+    _wait('the guest to see %s' % device,
+          lambda: device in guest_disks(_console(http, server_id)), timeout=60)
 
     dashboard.find('button[data-detach="%s"]' % volume_id).click()
     dashboard.confirm()
     seen = dashboard.statuses_until(
         lambda: dashboard.row_status('#volumes-table', volume_id), 'available',
-        what='the detachment')
+        timeout=120, what='the detachment')
     assert 'detaching' in seen, seen
 
     dashboard.find('button[data-delete="%s"]' % volume_id).click()
     dashboard.confirm()
     dashboard.until(lambda: dashboard.row_status('#volumes-table', volume_id) is None,
                     what='the volume deleted')
-    assert http.request('GET', '/volume/v3/%s/volumes/%s' % (
-        http.project_id, volume_id)).status_code == 404
+    assert _volume(http, volume_id) is None
 
 
 def test_an_action_the_api_refuses_is_shown(dashboard, active_server):
