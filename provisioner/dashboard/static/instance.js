@@ -74,8 +74,8 @@ export async function render(page, id) {
     gone,
     fault,
     detailsCard,
-    volumes.node,
     flow.node,
+    volumes.node,
     consoleCard,
   ]);
 
