@@ -47,6 +47,12 @@ def _session_body(token):
         'csrf_token': session.csrf_token(token)}}, expires_at
 
 
+# What a browser user is told when their credentials are refused: identity's own
+# message names the CLI's OS_* variables, which a browser user has never set.
+WRONG_CREDENTIALS = ('Login failed: wrong user name, password or project. Check them '
+                     'and try again.')
+
+
 def _login_fields(req):
     if req.content_type != 'application/json':
         raise wsgi.HTTPError(415, 'Log in with a JSON body (Content-Type: '
@@ -58,8 +64,11 @@ def _login_fields(req):
 @wsgi.route('POST', '/session', public=True)
 def login(req):
     fields = _login_fields(req)
-    token = identity.authenticate(fields['username'], fields['password'],
-                                  fields['project'])
+    try:
+        token = identity.authenticate(fields['username'], fields['password'],
+                                      fields['project'])
+    except exception.NotAuthenticated:
+        raise wsgi.HTTPError(401, WRONG_CREDENTIALS) from None
     body, expires_at = _session_body(token)
     response = wsgi.json_response(body, 201)
     session.set_cookie(req, response, token, expires_at - _now())

@@ -1,9 +1,9 @@
-// Catalog and admin pages: flavors, images, networks and subnets, volumes, key
-// pairs, and (for admins) hosts with their capacity and usage.
+// Catalog and admin pages: flavors, images, key pairs, and (for admins) hosts with
+// their capacity and usage. Networks and volumes have their own modules.
 
 import * as api from './api.js';
 import {age, el, replace} from './dom.js';
-import {bar, clearErrors, confirmModal, field, frame, setError, showBanner, table} from './ui.js';
+import {bar, clearErrors, confirmModal, field, formCard, frame, setError, showBanner, table} from './ui.js';
 
 function loading(content) {
   replace(content, el('p', {class: 'muted loading', text: 'Loading…'}));
@@ -74,18 +74,13 @@ export async function images(page) {
 function uploadForm(done) {
   const progress = el('progress', {id: 'image-progress', max: '100', value: '0', class: 'hidden'});
   const progressText = el('span', {id: 'image-progress-text', class: 'muted small'});
-  const form = el('form', {id: 'image-form', class: 'card', novalidate: true}, [
-    el('h2', {text: 'Upload an image'}),
-    el('p', {class: 'form-error', role: 'alert'}),
-    el('div', {class: 'form-grid'}, [
-      field('Name', el('input', {name: 'name', id: 'image-name', maxlength: '255'})),
-      field('Disk format', el('select', {name: 'disk_format', id: 'image-format'},
-                              DISK_FORMATS.map(([value, label]) => el('option', {value, text: label})))),
-      field('File', el('input', {name: 'file', id: 'image-file', type: 'file'})),
-    ]),
-    el('div', {class: 'buttons'}, [progress, progressText,
-                                   el('button', {type: 'submit', class: 'primary', id: 'image-submit', text: 'Upload'})]),
-  ]);
+  const form = formCard('image-form', 'Upload an image', [
+    field('Name', el('input', {name: 'name', id: 'image-name', maxlength: '255'})),
+    field('Disk format', el('select', {name: 'disk_format', id: 'image-format'},
+                            DISK_FORMATS.map(([value, label]) => el('option', {value, text: label})))),
+    field('File', el('input', {name: 'file', id: 'image-file', type: 'file'})),
+  ], [progress, progressText,
+      el('button', {type: 'submit', class: 'primary', id: 'image-submit', text: 'Upload'})]);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(form);
@@ -123,69 +118,16 @@ function uploadForm(done) {
   return form;
 }
 
-export async function networks(page) {
-  const content = frame(page, 'Networks and subnets');
-  loading(content);
-  const [nets, subnets] = await Promise.all([api.get('/network/v2.0/networks'),
-                                             api.get('/network/v2.0/subnets')]);
-  const byNetwork = new Map();
-  for (const s of subnets.subnets) {
-    if (!byNetwork.has(s.network_id)) byNetwork.set(s.network_id, []);
-    byNetwork.get(s.network_id).push(s);
-  }
-  replace(content, [
-    el('h2', {text: 'Networks'}),
-    table([
-      {title: 'Name', cell: (n) => n.name},
-      {title: 'Status', cell: (n) => n.status || ''},
-      {title: 'Subnets', cell: (n) => (byNetwork.get(n.id) || []).map((s) => s.cidr).join(', ')},
-      {title: 'MTU', cell: (n) => n.mtu ? String(n.mtu) : '', class: 'num'},
-      {title: 'ID', cell: (n) => n.id, class: 'mono'},
-    ], nets.networks, {id: 'networks-table', empty: 'No networks.'}),
-    el('h2', {text: 'Subnets'}),
-    table([
-      {title: 'Name', cell: (s) => s.name || ''},
-      {title: 'CIDR', cell: (s) => s.cidr},
-      {title: 'Gateway', cell: (s) => s.gateway_ip || ''},
-      {title: 'DHCP', cell: (s) => s.enable_dhcp ? 'yes' : 'no'},
-      {title: 'Pools', cell: (s) => (s.allocation_pools || []).map((p) => p.start + ' – ' + p.end).join(', ')},
-      {title: 'Network', cell: (s) => s.network_id, class: 'mono'},
-    ], subnets.subnets, {id: 'subnets-table', empty: 'No subnets.'}),
-  ]);
-}
-
-export async function volumes(page) {
-  const content = frame(page, 'Volumes');
-  loading(content);
-  await page.every(5000, async () => {
-    const body = await api.get(api.volumeApi('/volumes/detail'));
-    replace(content, table([
-      {title: 'ID', cell: (v) => v.id, class: 'mono'},
-      {title: 'Name', cell: (v) => v.name || ''},
-      {title: 'Size (GiB)', cell: (v) => String(v.size), class: 'num'},
-      {title: 'Status', cell: (v) => v.status || ''},
-      {title: 'Attached to', cell: (v) => (v.attachments || []).map((a) => el('a', {
-        href: '#/instances/' + encodeURIComponent(a.server_id), text: a.server_id})), class: 'mono'},
-      {title: 'Created', cell: (v) => v.created_at ? age(v.created_at) + ' ago' : ''},
-    ], body.volumes, {id: 'volumes-table', empty: 'No volumes: they are created with the instances that use them.'}));
-  });
-}
-
 export async function keypairs(page) {
   const content = frame(page, 'Key pairs');
   const listArea = el('div');
   const secret = el('div', {id: 'keypair-secret'});
-  const form = el('form', {id: 'keypair-form', class: 'card', novalidate: true}, [
-    el('h2', {text: 'Create or import a key pair'}),
-    el('p', {class: 'form-error', role: 'alert'}),
-    el('div', {class: 'form-grid'}, [
-      field('Name', el('input', {name: 'name', id: 'keypair-name', maxlength: '255'})),
-      field('Public key', el('textarea', {name: 'public_key', id: 'keypair-public', rows: '3',
-                                          placeholder: 'ssh-ed25519 AAAA… (empty: generate a new key pair)'}),
-            'Paste a public key to import it; leave empty to have one generated (its private key is shown once).'),
-    ]),
-    el('div', {class: 'buttons'}, [el('button', {type: 'submit', class: 'primary', id: 'keypair-submit', text: 'Save'})]),
-  ]);
+  const form = formCard('keypair-form', 'Create or import a key pair', [
+    field('Name', el('input', {name: 'name', id: 'keypair-name', maxlength: '255'})),
+    field('Public key', el('textarea', {name: 'public_key', id: 'keypair-public', rows: '3',
+                                        placeholder: 'ssh-ed25519 AAAA… (empty: generate a new key pair)'}),
+          'Paste a public key to import it; leave empty to have one generated (its private key is shown once).'),
+  ], [el('button', {type: 'submit', class: 'primary', id: 'keypair-submit', text: 'Save'})]);
   replace(content, [form, secret, listArea]);
 
   const load = async () => {

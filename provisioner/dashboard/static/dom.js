@@ -27,8 +27,11 @@ function fill(node, attrs, children) {
       for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
     } else if (name === 'value' && 'value' in node) {
       node.value = value;
+      if ('defaultValue' in node) node.defaultValue = value;  // what form.reset() restores
     } else if (name === 'checked' || name === 'disabled' || name === 'selected') {
       node[name] = Boolean(value);
+      if (name === 'checked') node.defaultChecked = Boolean(value);
+      if (name === 'selected') node.defaultSelected = Boolean(value);
     } else {
       safeAttribute(name, value);
       node.setAttribute(name, value === true ? '' : String(value));

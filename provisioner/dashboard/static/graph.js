@@ -10,6 +10,12 @@ const NODE_H = 40;
 const GAP_X = 36;
 const GAP_Y = 26;
 const MARGIN = 34;
+const LABEL_ROOM = 18;  // above a band: its groups' labels
+const LABEL_STEP = 14;  // a group's label above the labels of the groups inside it
+// Between two bands: the groups' boxes and labels, and the channel the links
+// from the end of one band to the start of the next run along.
+const BAND_GAP = 64;
+const CHANNEL = 26;     // the channel's distance below the band it leaves
 
 function groupsOf(flow) {
   const byName = new Map((flow.groups || []).map((g) => [g.name, g]));
@@ -47,8 +53,12 @@ function edgesOf(flow, atoms, members) {
 }
 
 // Layers by longest path from a source; order within a layer by the barycentre of
-// the predecessors (one sweep is enough for the flows a boot has).
-export function layout(flow) {
+// the predecessors (one sweep is enough for the flows a boot has). The layers run
+// left to right and wrap, like lines of text, into bands of as many layers as fit
+// `maxWidth`: the whole flow shows at its real size, first step top left, with no
+// scrolling sideways (a boot's 12 layers are 2,500 px wide; scaled down to a
+// window, its names would be unreadable).
+export function layout(flow, maxWidth) {
   const atoms = new Map((flow.atoms || []).map((a, index) => [a.name, Object.assign({index}, a)]));
   const {byName, members} = groupsOf(flow);
   const edges = edgesOf(flow, atoms, members);
@@ -86,18 +96,33 @@ export function layout(flow) {
     }
     names.forEach((n, i) => row.set(n, i));
   });
-  const rows = Math.max(1, ...layers.map((names) => names.length));
+  const fitting = Math.floor((maxWidth - 2 * MARGIN + GAP_X) / (NODE_W + GAP_X));
+  const perBand = Math.max(1, Math.min(layers.length, Number.isFinite(fitting) ? fitting : layers.length));
+  // Room above each band for the labels of nested groups, stacked.
+  const stacked = LABEL_STEP * Math.max(0, ...[...byName.keys()].map((n) => depthOf(n, byName)));
   const position = new Map();
-  layers.forEach((names, index) => {
-    const offset = (rows - names.length) / 2;
-    names.forEach((n, i) => position.set(n, {
-      x: MARGIN + index * (NODE_W + GAP_X),
-      y: MARGIN + 18 + (offset + i) * (NODE_H + GAP_Y),
-    }));
-  });
-  return {atoms, edges, position, byName, members,
-          width: MARGIN * 2 + layers.length * (NODE_W + GAP_X) - GAP_X,
-          height: MARGIN * 2 + 18 + rows * (NODE_H + GAP_Y) - GAP_Y};
+  const bands = [];
+  let top = MARGIN + LABEL_ROOM + stacked;
+  for (let first = 0; first < layers.length; first += perBand) {
+    const slice = layers.slice(first, first + perBand);
+    const rows = Math.max(1, ...slice.map((names) => names.length));
+    const band = bands.length;
+    slice.forEach((names, column) => {
+      const offset = (rows - names.length) / 2;
+      names.forEach((n, i) => position.set(n, {
+        x: MARGIN + column * (NODE_W + GAP_X),
+        y: top + (offset + i) * (NODE_H + GAP_Y),
+        band,
+      }));
+    });
+    const bottom = top + rows * (NODE_H + GAP_Y) - GAP_Y;
+    bands.push({top, bottom});
+    top = bottom + BAND_GAP + stacked;
+  }
+  const last = bands.length ? bands[bands.length - 1].bottom : MARGIN + LABEL_ROOM + stacked;
+  return {atoms, edges, position, byName, members, bands,
+          width: MARGIN * 2 + Math.max(1, perBand) * (NODE_W + GAP_X) - GAP_X,
+          height: last + MARGIN};
 }
 
 function shorten(text, max) {
@@ -111,17 +136,73 @@ function depthOf(name, byName) {
   return depth;
 }
 
-export function renderGraph(container, flow, options) {
-  options = options || {};
-  const g = layout(flow);
-  // Actual size (the area scrolls), or scaled down to the area's width ("fit").
-  const available = container.clientWidth || g.width;
-  const width = options.fit ? Math.min(g.width, available) : g.width;
+// The link from one atom to another: a curve within a band; from the end of one
+// band to the start of a later one, down the gap after the source, left along the
+// channel under its band, and down into the target.
+function edgePath(g, a, b) {
+  const x1 = a.x + NODE_W;
+  const y1 = a.y + NODE_H / 2;
+  const x2 = b.x;
+  const y2 = b.y + NODE_H / 2;
+  if (a.band === b.band) {
+    const bend = Math.max(16, (x2 - x1) / 2);
+    return 'M ' + x1 + ' ' + y1 + ' C ' + (x1 + bend) + ' ' + y1 + ', ' +
+           (x2 - bend) + ' ' + y2 + ', ' + x2 + ' ' + y2;
+  }
+  const right = x1 + GAP_X / 2;
+  const left = x2 - GAP_X / 2;
+  const channel = g.bands[a.band].bottom + CHANNEL;
+  return 'M ' + x1 + ' ' + y1 + ' H ' + right + ' V ' + channel + ' H ' + left +
+         ' V ' + y2 + ' H ' + x2;
+}
+
+function inside(group, outer, byName) {
+  let depth = 0;
+  for (let p = byName.get(group).parent; p && depth < 20; p = (byName.get(p) || {}).parent, depth += 1) {
+    if (p === outer) return true;
+  }
+  return false;
+}
+
+// How many levels of groups inside `name` have atoms in `band`: its label goes
+// above theirs.
+function levelsInside(g, name, band) {
+  const own = depthOf(name, g.byName);
+  let levels = 0;
+  for (const [other, atoms] of g.members) {
+    if (inside(other, name, g.byName) && atoms.some((a) => (g.position.get(a) || {}).band === band)) {
+      levels = Math.max(levels, depthOf(other, g.byName) - own);
+    }
+  }
+  return levels;
+}
+
+// A group's box in each band its atoms are in (a sub-flow can wrap too).
+function groupBoxes(g, name) {
+  const byBand = new Map();
+  for (const atom of g.members.get(name)) {
+    const p = g.position.get(atom);
+    if (!p) continue;
+    if (!byBand.has(p.band)) byBand.set(p.band, []);
+    byBand.get(p.band).push(p);
+  }
+  const pad = 14 - Math.min(8, depthOf(name, g.byName) * 4);
+  return [...byBand.entries()].map(([band, boxes]) => {
+    const x = Math.min(...boxes.map((b) => b.x)) - pad;
+    const y = Math.min(...boxes.map((b) => b.y)) - pad - 12 - LABEL_STEP * levelsInside(g, name, band);
+    return {x, y, w: Math.max(...boxes.map((b) => b.x)) + NODE_W + pad - x,
+            h: Math.max(...boxes.map((b) => b.y)) + NODE_H + pad - y};
+  });
+}
+
+// The flow drawn into `container`, wrapped to its width (layout()).
+export function renderGraph(container, flow) {
+  const g = layout(flow, container.clientWidth || Infinity);
   const root = svg('svg', {id: 'flow-graph', class: 'flow-graph', role: 'img',
                            'aria-label': 'Flow ' + (flow.name || '') + ': ' + (flow.state || ''),
-                           width: String(width), height: String(Math.round(g.height * width / g.width)),
+                           width: String(g.width), height: String(g.height),
                            viewBox: '0 0 ' + g.width + ' ' + g.height,
-                           'data-flow-state': flow.state || ''});
+                           'data-flow-state': flow.state || '', 'data-bands': String(g.bands.length)});
   append(root, svg('defs', {}, [
     svg('marker', {id: 'arrow', viewBox: '0 0 10 10', refX: '10', refY: '5', markerWidth: '7',
                    markerHeight: '7', orient: 'auto-start-reverse'}, [
@@ -130,34 +211,24 @@ export function renderGraph(container, flow, options) {
   ]));
 
   // Groups (sub-flows, retry scopes) behind the nodes, outermost first.
-  const groups = [...g.members.entries()].sort((a, b) => depthOf(a[0], g.byName) - depthOf(b[0], g.byName));
-  for (const [name, atomNames] of groups) {
-    const boxes = atomNames.map((n) => g.position.get(n)).filter(Boolean);
-    if (!boxes.length) continue;
-    const pad = 14 - Math.min(8, depthOf(name, g.byName) * 4);
-    const x = Math.min(...boxes.map((b) => b.x)) - pad;
-    const y = Math.min(...boxes.map((b) => b.y)) - pad - 12;
-    const w = Math.max(...boxes.map((b) => b.x)) + NODE_W + pad - x;
-    const h = Math.max(...boxes.map((b) => b.y)) + NODE_H + pad - y;
+  const groups = [...g.members.keys()].sort((a, b) => depthOf(a, g.byName) - depthOf(b, g.byName));
+  for (const name of groups) {
     const group = g.byName.get(name);
     const label = name + (group.kind ? ' · ' + group.kind : '') + (group.retry ? ' · retry ' + group.retry : '');
-    append(root, svg('g', {class: 'group', 'data-group': name}, [
-      svg('rect', {x: String(x), y: String(y), width: String(w), height: String(h), rx: '8', class: 'group-box'}),
-      svg('text', {x: String(x + 6), y: String(y + 11), class: 'group-label', text: shorten(label, Math.max(12, Math.floor(w / 6.5)))}),
-    ]));
+    groupBoxes(g, name).forEach((box, index) => {
+      const text = index ? label + ' (continued)' : label;
+      append(root, svg('g', {class: 'group', 'data-group': name}, [
+        svg('rect', {x: String(box.x), y: String(box.y), width: String(box.w), height: String(box.h),
+                     rx: '8', class: 'group-box'}),
+        svg('text', {x: String(box.x + 6), y: String(box.y + 11), class: 'group-label',
+                     text: shorten(text, Math.max(12, Math.floor(box.w / 6.5)))}),
+      ]));
+    });
   }
 
   for (const [from, to] of g.edges) {
-    const a = g.position.get(from);
-    const b = g.position.get(to);
-    const x1 = a.x + NODE_W;
-    const y1 = a.y + NODE_H / 2;
-    const x2 = b.x;
-    const y2 = b.y + NODE_H / 2;
-    const bend = Math.max(16, (x2 - x1) / 2);
     append(root, svg('path', {class: 'edge', 'data-from': from, 'data-to': to, 'marker-end': 'url(#arrow)',
-                              d: 'M ' + x1 + ' ' + y1 + ' C ' + (x1 + bend) + ' ' + y1 + ', ' +
-                                 (x2 - bend) + ' ' + y2 + ', ' + x2 + ' ' + y2}));
+                              d: edgePath(g, g.position.get(from), g.position.get(to))}));
   }
 
   // How many times each step was started (a resumed step runs again).
@@ -178,6 +249,7 @@ export function renderGraph(container, flow, options) {
                            'data-failed': atom.error || state === 'failed' ? 'true' : null,
                            'data-attempt': atom.attempt ? String(atom.attempt) : null,
                            'data-runs': runs.has(name) ? String(runs.get(name)) : null,
+                           'data-band': String(p.band),
                            transform: 'translate(' + p.x + ' ' + p.y + ')'}, [
       svg('title', {text: name + ': ' + state + (atom.host ? ' on ' + atom.host : '') +
                           (atom.attempt ? ', attempt ' + atom.attempt : '') +
@@ -203,20 +275,7 @@ export function renderGraph(container, flow, options) {
     append(root, node);
   }
   replace(container, root);
-  followActive(container, g, width / g.width);
   return root;
-}
-
-// Keep the step that is happening (or that failed) in view while the graph is wider
-// than its area: the area scrolls to it when it is out of sight.
-function followActive(container, g, scale) {
-  const active = [...g.atoms.values()].filter((a) => ['running', 'reverting', 'failed'].includes(a.state) ||
-                                                    a.error);
-  if (!active.length || container.scrollWidth <= container.clientWidth) return;
-  const x = g.position.get(active[active.length - 1].name).x * scale;
-  if (x < container.scrollLeft || x + NODE_W * scale > container.scrollLeft + container.clientWidth) {
-    container.scrollLeft = Math.max(0, x - container.clientWidth / 3);
-  }
 }
 
 export function legend() {

@@ -2,7 +2,7 @@
 
 import * as api from './api.js';
 import {age, el, replace} from './dom.js';
-import {clearErrors, field, frame, setError, table} from './ui.js';
+import {clearErrors, field, formCard, frame, setError, statusBadge, table} from './ui.js';
 
 const DRAFT_KEY = 'provisioner.launchDraft';
 const STATUSES = ['BUILD', 'ACTIVE', 'SHUTOFF', 'REBOOT', 'HARD_REBOOT', 'ERROR', 'DELETED'];
@@ -15,10 +15,6 @@ export function ipsOf(server) {
     for (const address of addresses) ips.push(network + '=' + address.addr);
   }
   return ips.join(', ');
-}
-
-export function statusBadge(status) {
-  return el('span', {class: 'status status-' + String(status || '').toLowerCase(), text: status || ''});
 }
 
 export async function render(page) {
@@ -130,37 +126,32 @@ async function launchForm(page, area, onClose) {
   ]));
   const userDataInput = el('input', {type: 'file', name: 'user_data', id: 'launch-user-data'});
   const userDataName = el('span', {class: 'hint', text: userData.name ? 'Kept: ' + userData.name : ''});
-  const form = el('form', {id: 'launch-form', class: 'card', novalidate: true}, [
-    el('h2', {text: 'Launch an instance'}),
-    el('p', {class: 'form-error', role: 'alert'}),
-    el('div', {class: 'form-grid'}, [
-      field('Name', el('input', {name: 'name', id: 'launch-name', maxlength: '255', required: true})),
-      field('Flavor', select('flavor', 'launch-flavor', choices.flavors.map((f) =>
-        [f.id, f.name + ' (' + f.vcpus + ' vCPU, ' + f.ram + ' MiB, ' + f.disk + ' GiB)']), 'Choose a flavor')),
-      field('Image', select('image', 'launch-image', choices.images.map((i) => [i.id, i.name]), 'Choose an image')),
-      el('fieldset', {class: 'field'}, [
-        el('legend', {class: 'field-label', text: 'Networks'}),
-        el('div', {id: 'launch-networks'}, networkBoxes.length ? networkBoxes : [el('span', {class: 'muted', text: 'No networks.'})]),
-        el('span', {class: 'field-error', 'data-error-for': 'networks'}),
-      ]),
-      field('Blank volumes (GiB)', el('input', {name: 'volumes', id: 'launch-volumes', placeholder: 'e.g. 1, 2'}),
-            'Sizes, comma-separated; each is created and attached at boot, deleted with the server.'),
-      field('Key pair', select('key_name', 'launch-key', choices.keypairs.map((k) => [k.name, k.name]), 'None')),
-      el('label', {class: 'field'}, [
-        el('span', {class: 'field-label', text: 'User data file'}),
-        userDataInput, userDataName,
-        el('span', {class: 'field-error', 'data-error-for': 'user_data'}),
-      ]),
-      field('Availability zone', el('input', {name: 'availability_zone', id: 'launch-zone', list: 'launch-zones',
-                                              placeholder: 'Any'})),
-      el('datalist', {id: 'launch-zones'}, choices.zones.map((z) => el('option', {value: z}))),
-      field('Server group', select('server_group', 'launch-group', choices.groups.map((g) =>
-        [g.id, g.name + ' (' + (g.policies || [g.policy]).join(', ') + ')']), 'None')),
+  const form = formCard('launch-form', 'Launch an instance', [
+    field('Name', el('input', {name: 'name', id: 'launch-name', maxlength: '255', required: true})),
+    field('Flavor', select('flavor', 'launch-flavor', choices.flavors.map((f) =>
+      [f.id, f.name + ' (' + f.vcpus + ' vCPU, ' + f.ram + ' MiB, ' + f.disk + ' GiB)']), 'Choose a flavor')),
+    field('Image', select('image', 'launch-image', choices.images.map((i) => [i.id, i.name]), 'Choose an image')),
+    el('fieldset', {class: 'field'}, [
+      el('legend', {class: 'field-label', text: 'Networks'}),
+      el('div', {id: 'launch-networks'}, networkBoxes.length ? networkBoxes : [el('span', {class: 'muted', text: 'No networks.'})]),
+      el('span', {class: 'field-error', 'data-error-for': 'networks'}),
     ]),
-    el('div', {class: 'buttons'}, [
-      el('button', {type: 'button', id: 'launch-cancel', text: 'Cancel'}),
-      el('button', {type: 'submit', id: 'launch-submit', class: 'primary', text: 'Launch'}),
+    field('Blank volumes (GiB)', el('input', {name: 'volumes', id: 'launch-volumes', placeholder: 'e.g. 1, 2'}),
+          'Sizes, comma-separated; each is created and attached at boot, deleted with the server.'),
+    field('Key pair', select('key_name', 'launch-key', choices.keypairs.map((k) => [k.name, k.name]), 'None')),
+    el('label', {class: 'field'}, [
+      el('span', {class: 'field-label', text: 'User data file'}),
+      userDataInput, userDataName,
+      el('span', {class: 'field-error', 'data-error-for': 'user_data'}),
     ]),
+    field('Availability zone', el('input', {name: 'availability_zone', id: 'launch-zone', list: 'launch-zones',
+                                            placeholder: 'Any'})),
+    el('datalist', {id: 'launch-zones'}, choices.zones.map((z) => el('option', {value: z}))),
+    field('Server group', select('server_group', 'launch-group', choices.groups.map((g) =>
+      [g.id, g.name + ' (' + (g.policies || [g.policy]).join(', ') + ')']), 'None')),
+  ], [
+    el('button', {type: 'button', id: 'launch-cancel', text: 'Cancel'}),
+    el('button', {type: 'submit', id: 'launch-submit', class: 'primary', text: 'Launch'}),
   ]);
   for (const name of ['name', 'flavor', 'image', 'volumes', 'key_name', 'availability_zone', 'server_group']) {
     if (draft[name]) form.elements[name].value = draft[name];

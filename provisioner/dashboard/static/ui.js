@@ -111,3 +111,57 @@ export function bar(used, total, unit) {
   return el('div', {class: 'bar-wrap'}, [meter, el('span', {class: 'bar-text',
     text: used + ' / ' + total + (unit ? ' ' + unit : '')})]);
 }
+
+// draw(data), only when data differs from what was drawn last: a poll must not
+// rebuild a form control the user is choosing in. Returns the function to call.
+export function redrawn(draw) {
+  let last = null;
+  return (data) => {
+    const key = JSON.stringify(data);
+    if (key === last) return;
+    last = key;
+    draw(data);
+  };
+}
+
+// A status as a badge: "in-use" -> class status-in-use.
+export function statusBadge(status) {
+  return el('span', {class: 'status status-' + String(status || '').toLowerCase(), text: status || ''});
+}
+
+// A line that says how a request went: "Stop…", then "Stop requested: <next>" or,
+// when the API refuses, "Stop refused: <its message>" as an alert, never silently.
+// run(label, call, done): send call(), say the outcome, then done(accepted) (not
+// after a 401: the page is going back to the login).
+export function requestLine(id, next) {
+  const node = el('p', {id, class: 'request-line small muted', role: 'status'});
+  const say = (text, refused) => {
+    node.textContent = text;
+    node.setAttribute('class', 'request-line small ' + (refused ? 'form-error' : 'muted'));
+    node.setAttribute('role', refused ? 'alert' : 'status');
+  };
+  const run = async (label, call, done) => {
+    say(label + '…');
+    try {
+      await call();
+    } catch (err) {
+      if (err.status === 401) return say('');
+      say(label + ' refused: ' + err.message, true);
+      return done(false);
+    }
+    say(label + ' requested: ' + next);
+    return done(true);
+  };
+  return {node, run};
+}
+
+// A form in a card: its title, a line for the errors about the whole form, its
+// fields in a grid, then its buttons (checked by the page's script: novalidate).
+export function formCard(id, title, fields, buttons) {
+  return el('form', {id, class: 'card', novalidate: true}, [
+    el('h2', {text: title}),
+    el('p', {class: 'form-error', role: 'alert'}),
+    el('div', {class: 'form-grid'}, fields),
+    el('div', {class: 'buttons'}, buttons),
+  ]);
+}

@@ -3,19 +3,24 @@ chromium-driver, against the all-in-one provisioner-api of tests/functional/api.
 
 The deployment (``api_cloud``: admin, flavor ``tiny``, image ``guest``, network
 ``net1``, real QEMU guests) is that directory's session fixture, imported here, not
-copied. Each page the tests visit is saved as a PNG under
+copied. The browser's window is 1400 x 900, the size the pages are made to fit. Each
+page the tests visit is saved as a PNG under
 ``$PROVISIONER_TEST_OUTPUT_DIR/screenshots/`` (default build/test-output/), which CI
 keeps as artifacts.
 """
 
+import contextlib
 import os
 import pathlib
 import shutil
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
+from tests import deployment
 from tests.functional import conftest as base
 from tests.functional.api import conftest as api
 from tests.functional.api.conftest import api_cloud  # noqa: F401 (the shared fixture)
@@ -24,7 +29,7 @@ CHROMIUM = '/usr/bin/chromium'
 CHROMEDRIVER = '/usr/bin/chromedriver'
 FLAGS = ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic',
          '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync', '--window-size=1400,1000',
+         '--disable-component-update', '--disable-sync', '--window-size=1400,900',
          '--disable-dev-shm-usage')
 OUTPUT_DIR = pathlib.Path(os.environ.get('PROVISIONER_TEST_OUTPUT_DIR',
                                          base.REPO / 'build' / 'test-output'))
@@ -104,6 +109,27 @@ class Dashboard:
     def wait_for_text(self, css, text, timeout=30):
         return self.until(lambda: text in self.text(css), timeout,
                           what='%r in %s' % (text, css))
+
+    def row_status(self, table, row_id):
+        """The data-status of a table's row for row_id (None: no such row)."""
+        return self.js('const r = [...document.querySelectorAll(arguments[0] + " tr")]'
+                       '.find(r => r.dataset.id === arguments[1]);'
+                       'return r ? r.dataset.status : null;', table, row_id)
+
+    def statuses_until(self, read, final, timeout=60, what=None):
+        """Sample read() until it returns `final`: every distinct value it showed, in
+        order (a progress the page showed on its way)."""
+        seen = []
+        deadline = time.monotonic() + timeout
+        while not seen or seen[-1] != final:
+            value = read()
+            if not seen or value != seen[-1]:
+                seen.append(value)
+            if time.monotonic() > deadline:
+                self.screenshot('timeout')
+                raise AssertionError('%s never became %r: %r' % (what or read, final, seen))
+            time.sleep(0.1)
+        return seen
 
     def confirm(self):
         """Answer the page's confirmation modal with its confirm button."""
@@ -213,3 +239,61 @@ def restart_api(cloud, **env):
         del cloud.env[key]
     cloud.env.update(env)
     cloud.start_api()
+
+
+def _without_faults(env):
+    return {k: v for k, v in env.items() if not k.startswith('OS_FAULT_INJECTION__')}
+
+
+class OtherApi:
+    """A second all-in-one provisioner-api on the shared deployment (same database
+    and state_path, its own port and log): a process the tests can stop under a
+    boot while the one the browser talks to keeps serving."""
+
+    def __init__(self, cloud, env):
+        self.cloud = cloud
+        self.port = deployment.free_port()
+        self.url = 'http://127.0.0.1:%d' % self.port
+        self.log_path = cloud.root / ('provisioner-api-%d.log' % self.port)
+        environ = dict(_without_faults(cloud.env), OS_API__BIND_PORT=str(self.port),
+                       OS_API__PUBLIC_URL=self.url, **env)
+        with open(self.log_path, 'ab') as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, '-m', 'provisioner.cmd.api', '--config-file',
+                 str(cloud.config_file)], stdout=log, stderr=subprocess.STDOUT,
+                env=environ, cwd=base.REPO)
+        self.http = api.Http(self.url)
+        self.wait_for_log(deployment.READY['api'])
+
+    def log(self):
+        return self.log_path.read_text(errors='replace')
+
+    def wait_for_log(self, text, timeout=60):
+        deadline = time.monotonic() + timeout
+        while text not in self.log():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError('the second provisioner-api never logged %r:\n%s'
+                                     % (text, self.log()[-5000:]))
+            time.sleep(0.05)
+
+    def stop(self, timeout=60):
+        """SIGTERM, as a service manager stops it; its exit code."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError('the second provisioner-api ignored SIGTERM:\n%s'
+                                 % self.log()[-5000:])
+
+
+@contextlib.contextmanager
+def other_api(cloud, **env):
+    """An OtherApi with extra environment (fault points), stopped at the end."""
+    other = OtherApi(cloud, env)
+    try:
+        yield other
+    finally:
+        other.stop()

@@ -1,6 +1,7 @@
 """One real boot driven from the dashboard: launched from the form with a volume,
-watched live as a graph and a timeline, its console followed, then stopped,
-started and deleted; hostile console output and another project's view of it."""
+watched live as a graph and a timeline (which fit the window, first step first),
+its console followed, then stopped, started and deleted (the deleted instance's
+flows stay readable); hostile console output and another project's view of it."""
 
 import time
 
@@ -80,6 +81,23 @@ def _api_flow_states(http, server_id):
     return flows
 
 
+def assert_graph_fits(dashboard):
+    """The flow graph fits its area and the page fits the window: nothing to scroll
+    sideways, and the first step is drawn first (top left)."""
+    width, area, scrolled, page, window, nodes = dashboard.js(
+        'const area = document.querySelector("#graph-area");'
+        'return [+document.querySelector("#flow-graph").getAttribute("width"),'
+        ' area.clientWidth, area.scrollWidth > area.clientWidth || area.scrollLeft > 0,'
+        ' document.documentElement.scrollWidth, window.innerWidth,'
+        ' [...document.querySelectorAll("#flow-graph g.node")].map(n => [n.dataset.atom,'
+        ' +n.dataset.band, n.getBoundingClientRect().left])];')
+    assert window == 1400 and page <= window, (page, window)
+    assert width <= area and not scrolled, (width, area, scrolled)
+    first = min(nodes, key=lambda n: (n[1], n[2]))
+    assert first[0] == 'instance-lifecycle-guard', nodes
+    assert max(n[1] for n in nodes) >= 1, 'a boot is wider than one band at 1400 px'
+
+
 def test_boot_watched_live_then_stop_start_delete(dashboard):
     cloud = dashboard.cloud
     dashboard.login()
@@ -88,6 +106,9 @@ def test_boot_watched_live_then_stop_start_delete(dashboard):
     server_id = launch(dashboard, 'dash-vm', volumes='1')
     dashboard.wait_for('#flow-graph', timeout=30)
     dashboard.screenshot('instance-booting')
+    # A boot under way: nothing to resume or roll back.
+    assert not dashboard.find('#action-resume').is_displayed()
+    assert not dashboard.find('#action-rollback').is_displayed()
 
     done_sets, row_counts, states = watch_flow(dashboard)
     print('done nodes over time:', [len(d) for d in done_sets], 'timeline rows:',
@@ -111,14 +132,9 @@ def test_boot_watched_live_then_stop_start_delete(dashboard):
     assert 'ACTIVE' in dashboard.text('#instance-status')
     assert shown['server']['os-extended-volumes:volumes_attached']
     dashboard.wait_for_text('#instance-details', line.split('=', 1)[1])
-    # The README's picture: a wide window, the whole graph fitted to it.
-    size = dashboard.driver.get_window_size()
-    dashboard.driver.set_window_size(1920, size['height'])
-    dashboard.find('#graph-fit').click()
-    time.sleep(0.5)  # the page redraws its views to the new width
-    dashboard.screenshot('instance')
-    dashboard.driver.set_window_size(size['width'], size['height'])
-    dashboard.find('#graph-fit').click()
+    assert not dashboard.find('#action-resume').is_displayed()
+    assert_graph_fits(dashboard)
+    dashboard.screenshot('instance')  # the README's picture
 
     # What the guest prints is text, never markup: a line of HTML in its console.
     record = cloud.record(server_id)
@@ -156,9 +172,13 @@ def test_boot_watched_live_then_stop_start_delete(dashboard):
     actions = dashboard.text('#action-select')
     assert 'stop' in actions and 'start' in actions and 'create' in actions, actions
 
-    # Delete: asked, then the page says it is gone, and nothing of it remains.
+    # Delete: asked, then the page says it is gone and keeps its flow to the end;
+    # nothing of it remains.
     dashboard.find('#action-delete').click()
     dashboard.confirm()
-    dashboard.wait_for_text('#instance-not-found', 'deleted', timeout=90)
+    dashboard.wait_for_text('#instance-gone', 'was deleted', timeout=90)
+    dashboard.until(lambda: set(dashboard.node_states().values()) == {'done'}
+                    and 'mark-deleted' in dashboard.node_states(),
+                    what='the delete flow done')
     assert cloud.leftovers(record) == []
     assert not dashboard.xss_fired()

@@ -33,11 +33,18 @@ def upload_image(dashboard, tmp_path):
 
 def test_login_wrong_password_then_catalog_pages(dashboard, tmp_path):
     dashboard.screenshot('login')
-    dashboard.login(password='not-the-password')
-    message = dashboard.until(lambda: dashboard.text('#login-error'),
-                              what='the login error')
-    assert 'nvalid' in message or 'password' in message.lower(), message
-    assert dashboard.find_all('#login-form')
+    # A wrong password, then an unknown project: said as a browser user reads it,
+    # never with the CLI's OS_* variables (which the API's identity service names).
+    for user, password, project in ((api.USER, 'not-the-password', api.PROJECT),
+                                    (api.USER, api.PASSWORD, 'no-such-project')):
+        dashboard.login(user, password, project)
+        message = dashboard.until(lambda: dashboard.text('#login-error'),
+                                  what='the login error')
+        assert message == ('Login failed: wrong user name, password or project. Check '
+                           'them and try again.'), message
+        assert 'OS_' not in dashboard.text('body')
+        assert dashboard.find_all('#login-form')
+        dashboard.js('document.querySelector("#login-error").textContent = "";')
 
     dashboard.login()
     dashboard.wait_for('#instances-table')
