@@ -102,10 +102,10 @@ def detail(req, server, user_data=None):
 
 def _extended_attributes(server, user_data):
     """2.3: what an admin sees of how the server was built."""
-    from flows.tasks import network_tasks  # the guest's hostname, as the drive has it
+    from flows.steps import network  # the guest's hostname, as the drive has it
     return {'OS-EXT-SRV-ATTR:reservation_id': 'r-%s' % server['id'][:8],
             'OS-EXT-SRV-ATTR:launch_index': 0,
-            'OS-EXT-SRV-ATTR:hostname': network_tasks.hostname(server['name']),
+            'OS-EXT-SRV-ATTR:hostname': network.hostname(server['name']),
             'OS-EXT-SRV-ATTR:kernel_id': '',
             'OS-EXT-SRV-ATTR:ramdisk_id': '',
             'OS-EXT-SRV-ATTR:root_device_name': '/dev/vda',

@@ -248,11 +248,11 @@ def test_projects_see_only_their_own_instances(api, hypervisor):
 def test_names_are_data(api, hypervisor, name):
     """Markup, shell and path characters in a name are kept verbatim and touch
     nothing: the domain is instance-<uuid>, the hostname a folded label."""
-    from flows.tasks import network_tasks
+    from flows.steps import network
     instance_id = api.create_instance(name, 'tiny', 'guest', ['net1'])
     info = api.run_boot(instance_id)
     assert (info['name'], info['vm_state']) == (name, 'active')
     assert api.show(name)['id'] == instance_id
-    label = network_tasks.hostname(name)
+    label = network.hostname(name)
     assert label and all(c.isalnum() or c == '-' for c in label)
     assert hypervisor.domain_exists(instance_id)
