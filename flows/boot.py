@@ -18,26 +18,26 @@ from taskflow.patterns import linear_flow
 from provisioner.conf import CONF
 
 from flows import constants as c
-from flows.tasks import configdrive_tasks
-from flows.tasks import domain_tasks
-from flows.tasks import image_tasks
-from flows.tasks import lifecycle_tasks
-from flows.tasks import network_tasks
-from flows.tasks import quota_tasks
-from flows.tasks import reschedule
-from flows.tasks import scheduler_tasks
-from flows.tasks import volume_tasks
+from flows.steps import configdrive
+from flows.steps import domain
+from flows.steps import image
+from flows.steps import lifecycle
+from flows.steps import network
+from flows.steps import quota
+from flows.steps import reschedule
+from flows.steps import scheduling
+from flows.steps import volume
 
 
 def _prepare_resources_flow():
     flow = graph_flow.Flow(c.PREPARE_RESOURCES)
-    ports = network_tasks.AllocatePorts(c.ALLOCATE_PORTS)
-    volumes = volume_tasks.CreateVolumes(c.CREATE_VOLUMES)
-    flow.add(image_tasks.FetchImage(c.FETCH_IMAGE),
-             image_tasks.CreateRootDisk(c.CREATE_ROOT_DISK),
+    ports = network.AllocatePorts(c.ALLOCATE_PORTS)
+    volumes = volume.CreateVolumes(c.CREATE_VOLUMES)
+    flow.add(image.FetchImage(c.FETCH_IMAGE),
+             image.CreateRootDisk(c.CREATE_ROOT_DISK),
              ports,
-             network_tasks.ReserveDhcp(c.RESERVE_DHCP),
-             configdrive_tasks.BuildConfigDrive(c.BUILD_CONFIG_DRIVE),
+             network.ReserveDhcp(c.RESERVE_DHCP),
+             configdrive.BuildConfigDrive(c.BUILD_CONFIG_DRIVE),
              volumes)
     # Data links order the rest; this one keeps the documented task_state order
     # (networking before block_device_mapping). Allocating ports is a quick DB step.
@@ -46,11 +46,11 @@ def _prepare_resources_flow():
 
 
 def _wait_for_boot_flow():
-    poll = domain_tasks.PowerStatePoll(c.WAIT_FOR_BOOT_RETRY,
-                                       timeout=CONF.compute.boot_timeout,
-                                       interval=CONF.compute.power_poll_interval)
+    poll = domain.PowerStatePoll(c.WAIT_FOR_BOOT_RETRY,
+                                 timeout=CONF.compute.boot_timeout,
+                                 interval=CONF.compute.power_poll_interval)
     flow = linear_flow.Flow('%s-flow' % c.WAIT_FOR_BOOT, retry=poll)
-    flow.add(domain_tasks.WaitForBoot(c.WAIT_FOR_BOOT))
+    flow.add(domain.WaitForBoot(c.WAIT_FOR_BOOT))
     return flow
 
 
@@ -59,10 +59,10 @@ def _claim_and_spawn_flow():
     controller = reschedule.Reschedule(c.RESCHEDULE,
                                        max_attempts=CONF.scheduler.max_attempts)
     flow = linear_flow.Flow(c.RESCHEDULE_FLOW, retry=controller)
-    flow.add(scheduler_tasks.ClaimResources(c.CLAIM_RESOURCES),
+    flow.add(scheduling.ClaimResources(c.CLAIM_RESOURCES),
              _prepare_resources_flow(),
-             domain_tasks.DefineDomain(c.DEFINE_DOMAIN),
-             domain_tasks.StartDomain(c.START_DOMAIN),
+             domain.DefineDomain(c.DEFINE_DOMAIN),
+             domain.StartDomain(c.START_DOMAIN),
              _wait_for_boot_flow())
     return flow
 
@@ -70,9 +70,9 @@ def _claim_and_spawn_flow():
 def create_flow():
     """Build the boot flow; the instance id comes from the store (constants.INSTANCE_ID)."""
     flow = linear_flow.Flow(c.BOOT_FLOW)
-    flow.add(lifecycle_tasks.InstanceLifecycleGuard(c.LIFECYCLE_GUARD),
-             quota_tasks.HoldQuota(c.HOLD_QUOTA),
-             scheduler_tasks.SelectHosts(c.SELECT_HOSTS),
+    flow.add(lifecycle.InstanceLifecycleGuard(c.LIFECYCLE_GUARD),
+             quota.HoldQuota(c.HOLD_QUOTA),
+             scheduling.SelectHosts(c.SELECT_HOSTS),
              _claim_and_spawn_flow(),
-             lifecycle_tasks.MarkActive(c.MARK_ACTIVE))
+             lifecycle.MarkActive(c.MARK_ACTIVE))
     return flow

@@ -8,26 +8,26 @@ by running delete again.
 from taskflow.patterns import linear_flow
 
 from flows import constants as c
-from flows.tasks import configdrive_tasks
-from flows.tasks import domain_tasks
-from flows.tasks import image_tasks
-from flows.tasks import lifecycle_tasks
-from flows.tasks import network_tasks
-from flows.tasks import quota_tasks
-from flows.tasks import scheduler_tasks
-from flows.tasks import volume_tasks
+from flows.steps import configdrive
+from flows.steps import domain
+from flows.steps import image
+from flows.steps import lifecycle
+from flows.steps import network
+from flows.steps import quota
+from flows.steps import scheduling
+from flows.steps import volume
 
 
 def create_flow():
     flow = linear_flow.Flow(c.DELETE_FLOW)
-    flow.add(domain_tasks.DestroyDomain(c.DESTROY_DOMAIN),
-             configdrive_tasks.DeleteConfigDrive(c.DELETE_CONFIG_DRIVE),
-             image_tasks.DeleteRootDisk(c.DELETE_ROOT_DISK),
-             volume_tasks.DeleteVolumes(c.DELETE_VOLUMES),
-             network_tasks.ReleaseDhcp(c.RELEASE_DHCP),
-             network_tasks.ReleasePorts(c.RELEASE_PORTS),
-             scheduler_tasks.ReleaseClaim(c.RELEASE_CLAIM),
-             quota_tasks.ReleaseQuota(c.RELEASE_QUOTA),
-             domain_tasks.DeleteInstanceFiles(c.DELETE_INSTANCE_FILES),
-             lifecycle_tasks.MarkDeleted(c.MARK_DELETED))
+    flow.add(domain.DestroyDomain(c.DESTROY_DOMAIN),
+             configdrive.DeleteConfigDrive(c.DELETE_CONFIG_DRIVE),
+             image.DeleteRootDisk(c.DELETE_ROOT_DISK),
+             volume.DeleteVolumes(c.DELETE_VOLUMES),
+             network.ReleaseDhcp(c.RELEASE_DHCP),
+             network.ReleasePorts(c.RELEASE_PORTS),
+             scheduling.ReleaseClaim(c.RELEASE_CLAIM),
+             quota.ReleaseQuota(c.RELEASE_QUOTA),
+             domain.DeleteInstanceFiles(c.DELETE_INSTANCE_FILES),
+             lifecycle.MarkDeleted(c.MARK_DELETED))
     return flow

@@ -13,32 +13,32 @@ from taskflow.patterns import linear_flow
 from provisioner.compute import actions
 
 from flows import constants as c
-from flows.tasks import power_tasks
+from flows.steps import power
 
 
 def _power_flow(flow_name, action, host_step):
     flow = linear_flow.Flow(flow_name)
-    flow.add(power_tasks.PowerActionGuard(c.POWER_ACTION_GUARD),
+    flow.add(power.PowerActionGuard(c.POWER_ACTION_GUARD),
              host_step,
-             power_tasks.RecordPowerState(c.RECORD_POWER_STATE,
-                                          inject={'power_action': action}))
+             power.RecordPowerState(c.RECORD_POWER_STATE,
+                                    inject={'power_action': action}))
     return flow
 
 
 def stop_flow():
     return _power_flow(c.STOP_FLOW, actions.STOP,
-                       power_tasks.PowerOffDomain(c.POWER_OFF_DOMAIN))
+                       power.PowerOffDomain(c.POWER_OFF_DOMAIN))
 
 
 def start_flow():
     return _power_flow(c.START_FLOW, actions.START,
-                       power_tasks.PowerOnDomain(c.POWER_ON_DOMAIN))
+                       power.PowerOnDomain(c.POWER_ON_DOMAIN))
 
 
 def reboot_flow(hard=False):
     return _power_flow(c.REBOOT_FLOW, actions.REBOOT,
-                       power_tasks.RebootDomain(c.REBOOT_DOMAIN,
-                                                inject={'hard': bool(hard)}))
+                       power.RebootDomain(c.REBOOT_DOMAIN,
+                                          inject={'hard': bool(hard)}))
 
 
 def factory(action, hard=False):

@@ -15,37 +15,37 @@ from taskflow.patterns import linear_flow
 from provisioner.volume import api as volume_api
 
 from flows import constants as c
-from flows.tasks import attach_tasks
+from flows.steps import attach
 
 
 def _guard(attached, volume_id):
-    return attach_tasks.VolumeActionGuard(
+    return attach.VolumeActionGuard(
         c.VOLUME_ACTION_GUARD, inject={c.VOLUME_ID: volume_id, 'attached': attached})
 
 
 def attach_flow(volume_id):
     flow = linear_flow.Flow(c.ATTACH_VOLUME_FLOW)
     flow.add(_guard(False, volume_id),
-             attach_tasks.MakeVolume(c.MAKE_VOLUME),
-             attach_tasks.PlugVolume(c.PLUG_VOLUME),
-             attach_tasks.RecordAttachment(c.RECORD_ATTACHMENT,
-                                           inject={c.VOLUME_ID: volume_id}))
+             attach.MakeVolume(c.MAKE_VOLUME),
+             attach.PlugVolume(c.PLUG_VOLUME),
+             attach.RecordAttachment(c.RECORD_ATTACHMENT,
+                                     inject={c.VOLUME_ID: volume_id}))
     return flow
 
 
 def detach_flow(volume_id):
     flow = linear_flow.Flow(c.DETACH_VOLUME_FLOW)
     flow.add(_guard(True, volume_id),
-             attach_tasks.UnplugVolume(c.UNPLUG_VOLUME),
-             attach_tasks.RecordDetachment(c.RECORD_DETACHMENT,
-                                           inject={c.VOLUME_ID: volume_id}))
+             attach.UnplugVolume(c.UNPLUG_VOLUME),
+             attach.RecordDetachment(c.RECORD_DETACHMENT,
+                                     inject={c.VOLUME_ID: volume_id}))
     return flow
 
 
 def delete_flow():
     flow = linear_flow.Flow(c.DELETE_VOLUME_FLOW)
-    flow.add(attach_tasks.DeleteVolumeFile(c.DELETE_VOLUME_FILE),
-             attach_tasks.ForgetVolume(c.FORGET_VOLUME))
+    flow.add(attach.DeleteVolumeFile(c.DELETE_VOLUME_FILE),
+             attach.ForgetVolume(c.FORGET_VOLUME))
     return flow
 
 

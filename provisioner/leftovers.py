@@ -1,7 +1,7 @@
 """Leftovers: what a cleanup could not remove from a host, recorded by the engine.
 
-A host step's revert or a delete step reports the cleanups that failed (flows.tasks
-base.undo); the engine records each here (provisioner.engine.cleanups), with the
+A host step's revert or a delete step reports the cleanups that failed
+(flows.steps.base.undo); the engine records each here (provisioner.engine.cleanups), with the
 host and the instance, and names it in the instance's fault. A later successful
 cleanup of the same kind (a delete, an audit --fix, the host's reconciler)
 resolves it.

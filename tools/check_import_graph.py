@@ -42,7 +42,7 @@ KNOWN_MODULE_CYCLE_EDGES = (
 
 
 def area_of(module, packages=PACKAGES):
-    """'provisioner.engine.remote' -> 'provisioner.engine'; 'flows.tasks.x' -> 'flows'."""
+    """'provisioner.engine.remote' -> 'provisioner.engine'; 'flows.steps.x' -> 'flows'."""
     parts = module.split('.')
     if parts[0] not in packages:
         return None
@@ -204,6 +204,103 @@ def module_cycles(root, packages=PACKAGES, known=KNOWN_MODULE_CYCLE_EDGES):
     return found
 
 
+# -- the modules holding a host step's host half: a worker imports them --------------
+
+DATABASE = 'provisioner.db'
+
+
+def _project_module(root, name):
+    """The longest prefix of name that is a module or package of the tree (None)."""
+    parts = name.split('.')
+    while parts:
+        candidate = '.'.join(parts)
+        if _is_package(root, candidate) or os.path.isfile(
+                os.path.join(root, *parts) + '.py'):
+            return candidate
+        parts.pop()
+    return None
+
+
+def _parents(module):
+    """The packages importing module runs first: 'a.b.c' -> ['a', 'a.b']."""
+    parts = module.split('.')
+    return ['.'.join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _module_imports(root, packages):
+    """{module: {(module it imports, file, line)}} over the tree, every import
+    counted (module level or inside a function), with the packages each runs."""
+    graph = {}
+    for path in _source_files(root, packages):
+        module = _module_name(root, path)
+        edges = graph.setdefault(module, set())
+        rel = os.path.relpath(path, root)
+        for imported, line in _imported_modules(root, path, module):
+            target = _project_module(root, imported) if area_of(imported, packages) else None
+            if target is None:
+                continue
+            for each in _parents(target) + [target]:
+                if each != module:
+                    edges.add((each, rel, line))
+    return graph
+
+
+def _holds_a_host_half(path):
+    """Whether a file defines a class deriving from HostStep, directly or through a
+    class of its own that does."""
+    with open(path, encoding='utf-8') as source:
+        tree = ast.parse(source.read(), path)
+    steps = {'HostStep'}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(
+                (base.attr if isinstance(base, ast.Attribute)
+                 else getattr(base, 'id', None)) in steps for base in node.bases):
+            steps.add(node.name)
+    return len(steps) > 1
+
+
+def host_halves_reaching_the_database(root, packages=PACKAGES):
+    """Lines naming, for each flows module holding a host half, the chain of imports
+    by which it reaches provisioner.db (none: empty). A worker imports those modules
+    and has no database (provisioner.worker.no_database refuses it at run time)."""
+    graph = _module_imports(root, packages)
+    found = []
+    for path in _source_files(root, ('flows',)):
+        start = _module_name(root, path)
+        if not _holds_a_host_half(path):
+            continue
+        came_from = {start: None}
+        queue = [start] + [p for p in _parents(start) if p in graph]
+        for parent in queue[1:]:
+            came_from[parent] = (start, os.path.relpath(path, root), 0)
+        reached = None
+        while queue and reached is None:
+            module = queue.pop(0)
+            # At each import, its module before the packages it runs: the chain
+            # names what was imported.
+            for target, rel, line in sorted(graph.get(module, ()),
+                                            key=lambda e: (e[1], e[2], -len(e[0]))):
+                if target in came_from:
+                    continue
+                came_from[target] = (module, rel, line)
+                if target == DATABASE or target.startswith(DATABASE + '.'):
+                    reached = target
+                    break
+                queue.append(target)
+        if reached is None:
+            continue
+        hops, chain = [], [reached]
+        while came_from[reached] is not None:
+            module, rel, line = came_from[reached]
+            hops.append('    %s:%d imports %s' % (rel, line, reached) if line
+                        else '    %s runs its package %s' % (rel, reached))
+            reached = module
+            chain.append(module)
+        found.append('database in a host half: %s' % ' -> '.join(reversed(chain)))
+        found.extend(reversed(hops))
+    return found
+
+
 def problems(root, packages=PACKAGES, forbidden=None, allowed=None,
              known_cycles=KNOWN_CYCLE_EDGES):
     """Human-readable lines, one per cycle or wall crossing (empty when clean)."""
@@ -230,6 +327,7 @@ def problems(root, packages=PACKAGES, forbidden=None, allowed=None,
                 found.append('wall: %s must not import %s (%s:%d imports %s)'
                              % (source, target, path, line, imported))
     found.extend(module_cycles(root, packages))
+    found.extend(host_halves_reaching_the_database(root, packages))
     return found
 
 

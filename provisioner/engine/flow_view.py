@@ -42,7 +42,7 @@ from flows import boot
 from flows import constants
 from flows import delete
 from flows import power
-from flows.tasks import lifecycle_tasks
+from flows.steps import base as steps_base
 
 PENDING, RUNNING, DONE, FAILED, REVERTING, REVERTED = (
     'pending', 'running', 'done', 'failed', 'reverting', 'reverted')
@@ -306,7 +306,7 @@ def _attempts(structure_, steps, history, instance_id, flow_state):
         if errors:
             error = '%s: %s' % (errors[0]['atom'], errors[0]['error'] or 'Error')
         elif number <= len(history) and history[number - 1][1]:
-            error = redact.redact(lifecycle_tasks.describe_failures(
+            error = redact.redact(steps_base.describe_failures(
                 history[number - 1][1]))
         attempts.append({'attempt': number, 'host': host,
                          'failed': error is not None or number < count,

@@ -1,11 +1,12 @@
 """Send host steps to the worker of the instance's host, over oslo.messaging.
 
 ``RemoteStepsEngine`` is TaskFlow's parallel engine with one change: a
-``flows.tasks.base.HostTask`` is split at its payload. The engine runs its engine
+``flows.steps.base.HostTask`` is split at its payload. The engine runs its engine
 hooks here (``before_run``, ``build_payload``, then ``record`` of the result; for a
-revert ``build_undo_payload`` and ``record_undo``) and sends only the payload to the
-worker listening on ``[worker] topic`` with ``server=<host>`` (the flow store's
-``host``), which runs the ``flows.host`` step (``provisioner.worker.rpcapi``).
+revert ``build_undo_payload`` and ``record_undo``) and sends only the payload and
+the host half's registered name to the worker listening on ``[worker] topic`` with
+``server=<host>`` (the flow store's ``host``), which runs that host half
+(``provisioner.worker.rpcapi``).
 Engine-side steps (claims, IPAM) run here as before. A failure keeps its exception
 type names and message, so retries and faults read it as usual.
 
@@ -18,7 +19,6 @@ so a host left alone during an outage is still cleaned up.
 
 import logging
 
-from oslo_utils import reflection
 from taskflow.engines.action_engine import engine as tf_engine
 from taskflow.engines.action_engine import executor as tf_executor
 from taskflow.types import failure as tf_failure
@@ -30,7 +30,8 @@ from provisioner import rpc
 from provisioner.worker import rpcapi as worker_rpcapi
 
 from flows import constants
-from flows.host import base as host_base
+from flows.steps import base as steps_base
+from flows.steps import registry
 
 LOG = logging.getLogger(__name__)
 
@@ -45,10 +46,6 @@ class WorkerUnreachable(exception.ProvisionerError):
     reschedulable = True
 
 
-def task_path(task):
-    return reflection.get_class_name(task, fully_qualified=True)
-
-
 def _cause(failures):
     """'step: error' of the failure that made the flow revert, for the host's log."""
     for name, failure in (failures or {}).items():
@@ -56,12 +53,21 @@ def _cause(failures):
     return None
 
 
+def _row_task(task):
+    """What a deferred row names its step by: its registered name, or, while the
+    engines are capped below worker API 2.2 (an upgrade: engines of release 2.1 may
+    replay the row), the engine half's class path that release reads."""
+    if worker_rpcapi.sends_step_names():
+        return task.step.name
+    return registry.release_2_1_task_path(task.step.name)
+
+
 def defer(host, task, deferred):
     """Leave the step to the host's worker until it reports back (reports.replay)."""
     with db_api.transaction() as session:
         session.add(models.DeferredHostStep(
             host=host, instance_id=deferred['arguments'].get(constants.INSTANCE_ID, ''),
-            task=task_path(task), name=task.name, payload=deferred))
+            task=_row_task(task), name=task.name, payload=deferred))
 
 
 def run_remote(task, host, arguments, payload):
@@ -69,7 +75,7 @@ def run_remote(task, host, arguments, payload):
 
     Messaging errors (the worker did not answer) are raised.
     """
-    reply = worker_rpcapi.WorkerAPI().run_step(host, task.step.path(), task.name,
+    reply = worker_rpcapi.WorkerAPI().run_step(host, task.step.name, task.name,
                                                payload)
     result = worker_rpcapi.decode_result(reply)
     if isinstance(result, tf_failure.Failure):
@@ -79,7 +85,7 @@ def run_remote(task, host, arguments, payload):
 
 def undo_remote(task, host, arguments, payload, encoded_result, cause=None):
     """Undo the step's host half on host; None, {CLEANUP_FAILED: [...]} or a Failure."""
-    reply = worker_rpcapi.WorkerAPI().undo_step(host, task.step.path(), task.name,
+    reply = worker_rpcapi.WorkerAPI().undo_step(host, task.step.name, task.name,
                                                 payload, encoded_result, cause)
     outcome = worker_rpcapi.decode_result(reply)
     if not isinstance(outcome, tf_failure.Failure):
@@ -126,7 +132,7 @@ class RemoteTaskExecutor(tf_executor.TaskExecutor):
         payload = None
         try:
             task.before_run(**arguments)
-            payload = host_base.to_wire(task.build_payload(**arguments))
+            payload = steps_base.to_wire(task.build_payload(**arguments))
             result = run_remote(task, host, arguments, payload)
         except rpc.messaging_errors() as exc:
             result = tf_failure.Failure.from_exception(WorkerUnreachable(
@@ -145,7 +151,7 @@ class RemoteTaskExecutor(tf_executor.TaskExecutor):
         encoded = worker_rpcapi.encode_result(result)
         payload = None
         try:
-            payload = host_base.to_wire(task.build_undo_payload(**arguments))
+            payload = steps_base.to_wire(task.build_undo_payload(**arguments))
             outcome = undo_remote(task, host, arguments, payload, encoded,
                                   _cause(failures))
         except rpc.messaging_errors() as exc:

@@ -8,7 +8,6 @@ first, then records what they changed (``record``/``record_undo``).
 
 import logging
 
-from oslo_utils import importutils
 import sqlalchemy as sa
 from taskflow.types import failure as tf_failure
 
@@ -16,24 +15,20 @@ from provisioner.catalog import hosts
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import remote
+from provisioner.engine import step_records
 from provisioner import rpc
 from provisioner.worker import engine_rpcapi as rpcapi
 
-from flows.host import base as host_base
-from flows.tasks import base
+from flows.steps import base as steps_base
+from flows.steps import registry
 
 LOG = logging.getLogger(__name__)
 
-_TASK_PACKAGE = 'flows.tasks.'
-
 
 def _task(row):
-    if not row.task.startswith(_TASK_PACKAGE):
-        raise ValueError('not a provisioner step: %s' % row.task)
-    cls = importutils.import_class(row.task)
-    if not (isinstance(cls, type) and issubclass(cls, base.HostTask)):
-        raise ValueError('not a host step: %s' % row.task)
-    return cls(row.name)
+    """The engine half a row names (a registered step name, or the class path a
+    row of release 2.1 holds), as the atom it was, with the records port."""
+    return step_records.with_records(registry.engine_half(row.task)(row.name))
 
 
 _COLUMNS = ('host', 'instance_id', 'task', 'name', 'payload', 'created_at')
@@ -70,10 +65,10 @@ def _replay(host, row):
     arguments = deferred['arguments']
     method = _METHODS.get(deferred['method'], deferred['method'])
     if method == remote.RUN:
-        payload = deferred.get('payload') or host_base.to_wire(
+        payload = deferred.get('payload') or steps_base.to_wire(
             task.build_payload(**arguments))
         return remote.run_remote(task, host, arguments, payload)
-    payload = deferred.get('payload') or host_base.to_wire(
+    payload = deferred.get('payload') or steps_base.to_wire(
         task.build_undo_payload(**arguments))
     return remote.undo_remote(task, host, arguments, payload,
                               deferred.get('result') or {'result': None})

@@ -8,7 +8,8 @@ action in the same logbook (``prepare_action``, ``run_action``).
 
 Every flow carries out an instance action: its steps are recorded as the action's
 events, the action is finished when the flow ends, and a versioned notification is
-sent when it starts (not when it resumes) and when it ends.
+sent when it starts (not when it resumes) and when it ends. Every engine that runs
+a flow is built by ``build_engine``.
 """
 
 from concurrent import futures
@@ -17,6 +18,7 @@ import logging
 import threading
 
 from taskflow import engines
+from taskflow import flow as tf_flow
 from taskflow.persistence import models as tf_models
 from taskflow import states as tf_states
 from taskflow.types import failure as tf_failure
@@ -34,6 +36,7 @@ from provisioner.engine import locks
 from provisioner.engine import persistence
 from provisioner.engine import remote
 from provisioner.engine import step_pool
+from provisioner.engine import step_records
 from provisioner import exception
 from provisioner import notifications
 from provisioner.volume import api as volume_api
@@ -117,22 +120,49 @@ def prepare_action(instance_id, action_id, action, flow_uuid, hard=False,
     return _save_flow(instance_id, flow_uuid, flow_name, factory, factory_args)
 
 
-def _load_engine(flow_detail, instance_id, remote_steps=False, store=None):
-    store = dict(store or {}, **{constants.INSTANCE_ID: instance_id})
-    backend = persistence.get_backend()
+def _atoms(flow):
+    for item, _meta in flow.iter_nodes():
+        if isinstance(item, tf_flow.Flow):
+            yield from _atoms(item)
+        else:
+            yield item
+
+
+def build_engine(flow, store, flow_detail=None, remote_steps=False, serial=False):
+    """The TaskFlow engine that runs flow: every engine of the project is built here.
+
+    ``flow_detail``: the flow's persisted detail (its state is the flow store's);
+    None for a flow run once and forgotten (the delete flows), kept in memory.
+    ``remote_steps`` (a conductor): host-side steps run on the worker of the store's
+    ``host`` (provisioner.engine.remote), the others on the shared step pool.
+    In-process, the steps run on that pool too, or in turn when ``serial`` or
+    ``[compute] max_parallel_steps`` is 1 (no thread hand-offs at all: the cheapest
+    orchestration). Every atom gets the records port (provisioner.engine.step_records)
+    and, when configured, the engine its fault points.
+    """
+    for atom in _atoms(flow):
+        step_records.with_records(atom)
     if remote_steps:
-        # Host-side steps go to the chosen host's worker (provisioner.engine.remote).
-        engine = remote.RemoteStepsEngine(engines.flow_from_detail(flow_detail),
-                                          flow_detail, backend,
+        backend = persistence.get_backend() if flow_detail is not None else None
+        if flow_detail is None:
+            _book, flow_detail = tf_p_utils.temporary_flow_detail()
+        engine = remote.RemoteStepsEngine(flow, flow_detail, backend,
                                           {'executor': _step_executor()})
         engine.storage.inject(store)
         return fault_points.install(engine)
     options = {'engine': 'parallel', 'executor': _step_executor()}
-    if CONF.compute.max_parallel_steps == 1:
-        # No thread hand-offs at all: the cheapest orchestration, steps in turn.
+    if serial or CONF.compute.max_parallel_steps == 1:
         options = {'engine': 'serial'}
-    return fault_points.install(engines.load_from_detail(
-        flow_detail, store=store, backend=backend, **options))
+    if flow_detail is not None:
+        options.update(flow_detail=flow_detail, backend=persistence.get_backend())
+    return fault_points.install(engines.load(flow, store=store, **options))
+
+
+def _load_engine(flow_detail, instance_id, remote_steps=False, store=None):
+    """The engine of an instance's persisted flow, rebuilt from its factory."""
+    return build_engine(engines.flow_from_detail(flow_detail),
+                        dict(store or {}, **{constants.INSTANCE_ID: instance_id}),
+                        flow_detail, remote_steps=remote_steps)
 
 
 def _ownership(instance_id, lease, wait=0, on_wait=None):
@@ -318,18 +348,11 @@ def run_delete(instance_id, progress=None, on_wait=None, lease=None, action_id=N
             action_id = latest and latest['id']
         instances.update(instance_id, task_state=states.DELETING)
         _notify_start(instance_id, actions.DELETE, action_id)
-        if lease is None:
-            engine = engines.load(delete.create_flow(),
-                                  store={constants.INSTANCE_ID: instance_id},
-                                  engine='serial')
-        else:
-            _book, flow_detail = tf_p_utils.temporary_flow_detail()
-            store = {constants.INSTANCE_ID: instance_id,
-                     constants.HOST: instances.host_of(instance_id)}
-            engine = remote.RemoteStepsEngine(delete.create_flow(), flow_detail, None,
-                                              {'executor': _step_executor()})
-            engine.storage.inject(store)
-        fault_points.install(engine)
+        store = {constants.INSTANCE_ID: instance_id}
+        if lease is not None:
+            store[constants.HOST] = instances.host_of(instance_id)
+        engine = build_engine(delete.create_flow(), store,
+                              remote_steps=lease is not None, serial=True)
         with listeners.EventRecorder(engine, instance_id, progress,
                                      action_id=action_id):
             engine.run()
@@ -346,14 +369,8 @@ def run_volume_delete(volume_id, remote_steps=False):
     ``remote_steps`` (a conductor): the file is deleted by its host's worker.
     """
     store = {constants.VOLUME_ID: volume_id, constants.HOST: volumes.host_of(volume_id)}
-    if remote_steps:
-        _book, flow_detail = tf_p_utils.temporary_flow_detail()
-        engine = remote.RemoteStepsEngine(volume.delete_flow(), flow_detail, None,
-                                          {'executor': _step_executor()})
-        engine.storage.inject(store)
-    else:
-        engine = engines.load(volume.delete_flow(), store=store, engine='serial')
-    fault_points.install(engine)
+    engine = build_engine(volume.delete_flow(), store, remote_steps=remote_steps,
+                          serial=True)
     try:
         engine.run()
     except Exception as exc:

@@ -1,8 +1,8 @@
 """The worker's RPC endpoint: run and undo the host steps engines send it.
 
-A message names a ``flows.host`` step class and carries its typed payload; only
-HostStep classes of that package are accepted (``flows.host.base.step_class``), and a
-step runs from its payload alone: a worker has no database.
+A message names a host step by its registered name (worker RPC API 2.2), or by the
+class path an engine of release 2.1 sends (``flows.steps.registry``); anything else
+is refused. A step runs from its typed payload alone: a worker has no database.
 """
 
 import logging
@@ -15,7 +15,8 @@ from provisioner import faults
 from provisioner import rpc
 from provisioner.worker import rpcapi
 
-from flows.host import base as host_base
+from flows.steps import base as steps_base
+from flows.steps import registry
 
 LOG = logging.getLogger(__name__)
 
@@ -28,8 +29,8 @@ class StaleRequest(exception.ProvisionerError):
 def run_step(host, step, name, payload):
     """Run one step here; the wire-encoded outcome. The fault point follows it."""
     try:
-        cls = host_base.step_class(step)
-        outcome = cls().run(host_base.from_wire(cls.Payload, payload))
+        cls = registry.host_step_named(step)
+        outcome = cls().run(steps_base.from_wire(cls.Payload, payload))
         faults.check(name, host=host)
     except Exception:
         outcome = tf_failure.Failure()
@@ -40,8 +41,8 @@ def run_step(host, step, name, payload):
 def undo_step(step, name, payload, result):
     """Undo one step here; the wire-encoded outcome ({CLEANUP_FAILED: [...]} or None)."""
     try:
-        cls = host_base.step_class(step)
-        outcome = cls().undo(host_base.from_wire(cls.UndoPayload, payload),
+        cls = registry.host_step_named(step)
+        outcome = cls().undo(steps_base.from_wire(cls.UndoPayload, payload),
                              rpcapi.decode_result(result))
     except Exception:
         outcome = tf_failure.Failure()
@@ -52,14 +53,26 @@ def undo_step(step, name, payload, result):
 class HostStepsEndpoint:
     """Serves ``run_step`` and ``undo_step`` on topic [worker] topic, server = host.
 
-    ``version`` is the newest API version served (``rpcapi.VERSION``).
+    ``version`` is the newest API version served (``rpcapi.VERSION``);
+    ``_step_class`` finds the step a message names, or raises UnknownStep: the steps
+    this version accepts (private: the dispatcher serves every public attribute).
     """
 
     version = rpcapi.VERSION
+    _step_class = staticmethod(registry.host_step_named)
 
     def __init__(self, host):
         self.host = host
         self.target = rpc.endpoint_target(self.version)
+
+    def _refused(self, step, name):
+        try:
+            self._step_class(step)
+        except registry.UnknownStep:
+            outcome = tf_failure.Failure()
+            LOG.warning('Refusing step %s: %s', name, outcome.exception_str)
+            return rpcapi.encode_result(outcome)
+        return None
 
     @staticmethod
     def _stale(name, deadline):
@@ -73,9 +86,11 @@ class HostStepsEndpoint:
 
     def run_step(self, ctxt, step, name, payload, deadline):
         LOG.info('Running step %s for instance %s', name, payload.get('instance_id'))
-        return self._stale(name, deadline) or run_step(self.host, step, name, payload)
+        return (self._stale(name, deadline) or self._refused(step, name)
+                or run_step(self.host, step, name, payload))
 
     def undo_step(self, ctxt, step, name, payload, result, deadline, cause=None):
         LOG.info('Undoing step %s for instance %s%s', name, payload.get('instance_id'),
                  ' after %s' % cause if cause else '')
-        return self._stale(name, deadline) or undo_step(step, name, payload, result)
+        return (self._stale(name, deadline) or self._refused(step, name)
+                or undo_step(step, name, payload, result))

@@ -7,11 +7,15 @@ newest; ``[upgrade_levels] worker`` caps what the engines send during an upgrade
   flow_failures])``: a TaskFlow task path and the flow's arguments; the worker read
   the database to run the step.
 * 2.0 - ``run_step``/``undo_step(step, name, payload, deadline[, result])``: a
-  ``flows.host`` step and its typed payload (issue 13); the worker never reads the
-  database, the engine records the result. 1.0 is gone: no worker that could serve
-  it is left without database credentials.
+  host step's class path (``flows.host.domain_steps.DefineDomain``) and its typed
+  payload (issue 13); the worker never reads the database, the engine records the
+  result. 1.0 is gone: no worker that could serve it is left without database
+  credentials.
 * 2.1 - ``undo_step`` takes ``cause``: why the engine undoes the step
   ('step: error'), so the host's log says it.
+* 2.2 - ``step`` is a registered step name (``'domain.define'``,
+  ``flows.steps.registry``), not a class path (issue 21). A worker still accepts
+  the class paths release 2.1 sent; an engine capped below 2.2 sends them.
 """
 
 import logging
@@ -22,10 +26,14 @@ from taskflow.types import failure as tf_failure
 from provisioner.conf import CONF
 from provisioner import rpc
 
+from flows.steps import registry
+
 LOG = logging.getLogger(__name__)
 
 BASE_VERSION = '2.0'
-VERSION = '2.1'
+VERSION = '2.2'
+UNDO_CAUSE = '2.1'
+STEP_NAMES = '2.2'
 
 
 # -- the wire format of a step's outcome, shared with the endpoint ----------------------
@@ -72,13 +80,29 @@ class WorkerAPI:
                             'it again (%d/%d)', host, kwargs['name'],
                             type(exc).__name__, attempt + 1, attempts)
 
+    def sends_step_names(self):
+        return self.client.can_send_version(STEP_NAMES)
+
     def run_step(self, host, step, name, payload):
-        return self._call(host, '2.0', 'run_step', step=step, name=name,
+        """Run the host step registered as ``step``; ``name`` is its atom's."""
+        if self.sends_step_names():
+            return self._call(host, STEP_NAMES, 'run_step', step=step, name=name,
+                              payload=payload)
+        return self._call(host, BASE_VERSION, 'run_step',
+                          step=registry.release_2_1_path(step), name=name,
                           payload=payload)
 
     def undo_step(self, host, step, name, payload, result, cause=None):
-        kwargs = {'step': step, 'name': name, 'payload': payload, 'result': result}
-        version = '2.0'
-        if self.client.can_send_version('2.1'):
-            version, kwargs['cause'] = '2.1', cause
-        return self._call(host, version, 'undo_step', **kwargs)
+        kwargs = {'name': name, 'payload': payload, 'result': result}
+        if self.sends_step_names():
+            return self._call(host, STEP_NAMES, 'undo_step', step=step, cause=cause,
+                              **kwargs)
+        kwargs['step'] = registry.release_2_1_path(step)
+        if self.client.can_send_version(UNDO_CAUSE):
+            return self._call(host, UNDO_CAUSE, 'undo_step', cause=cause, **kwargs)
+        return self._call(host, BASE_VERSION, 'undo_step', **kwargs)
+
+
+def sends_step_names():
+    """Whether the engines send registered step names (not capped below 2.2)."""
+    return WorkerAPI().sends_step_names()

@@ -292,13 +292,13 @@ def rpc_step_cost(dep):
     from provisioner.conf import CONF
     from provisioner import virt
     from provisioner.worker import rpcapi as worker_rpcapi
-    from flows.tasks import domain_tasks
-    task = domain_tasks.DestroyDomain('destroy-domain')
+    from flows.steps import domain
+    task = domain.DestroyDomain('destroy-domain')
     workers = worker_rpcapi.WorkerAPI()
     remote_ms = []
     for _ in range(200):
         began = time.perf_counter()
-        workers.run_step(WORKERS[0], task.step.path(), task.name,
+        workers.run_step(WORKERS[0], task.step.name, task.name,
                          {'instance_id': str(uuid.uuid4())})
         remote_ms.append((time.perf_counter() - began) * 1000)
     with tempfile.TemporaryDirectory() as tmp:

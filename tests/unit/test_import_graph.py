@@ -162,3 +162,58 @@ def test_a_known_module_cycle_edge_is_left_out(checker, tmp_path):
     assert checker.module_cycles(str(tmp_path), known=()) != []
     assert checker.module_cycles(
         str(tmp_path), known=(('flows.tasks.base', 'flows.boot'),)) == []
+
+
+_HOST_HALF = ('from flows.steps import base\n'
+              'class DefineDomainOnHost(base.HostStep):\n'
+              '    pass\n')
+
+
+def test_a_host_half_reaching_the_database_fails_and_the_chain_is_named(
+        checker, tmp_path):
+    """Through provisioner modules, at module level or inside a function."""
+    _package(tmp_path, {
+        'flows/steps/base.py': 'class HostStep:\n    pass\n',
+        'flows/steps/domain.py': _HOST_HALF + 'from provisioner.compute import power\n',
+        'provisioner/compute/power.py': 'from provisioner.compute import actions\n',
+        'provisioner/compute/actions.py': 'def finish():\n'
+                                          '    from provisioner.db import api\n',
+        'provisioner/db/api.py': '',
+    })
+    assert checker.problems(str(tmp_path), known_cycles=()) == [
+        'database in a host half: flows.steps.domain -> provisioner.compute.power -> '
+        'provisioner.compute.actions -> provisioner.db.api',
+        '    flows/steps/domain.py:4 imports provisioner.compute.power',
+        '    provisioner/compute/power.py:1 imports provisioner.compute.actions',
+        '    provisioner/compute/actions.py:2 imports provisioner.db.api',
+    ]
+    assert checker.main([str(tmp_path)]) == 1
+
+
+def test_a_host_half_through_a_class_of_its_module_or_a_package_it_runs(
+        checker, tmp_path):
+    _package(tmp_path, {
+        'flows/steps/base.py': 'class HostStep:\n    pass\n',
+        'flows/steps/attach.py': 'from flows.steps import base\n'
+                                 'class _VolumeStep(base.HostStep):\n    pass\n'
+                                 'class PlugVolumeOnHost(_VolumeStep):\n    pass\n',
+        'flows/steps/__init__.py': 'import provisioner.db\n',
+        'provisioner/db/__init__.py': '',
+    })
+    found = checker.problems(str(tmp_path), known_cycles=())
+    assert found[:2] == [
+        'database in a host half: flows.steps.attach -> flows.steps -> provisioner.db',
+        '    flows/steps/attach.py runs its package flows.steps']
+    # base.py holds no host half: HostStep itself is no step.
+    assert not any('flows.steps.base ->' in line for line in found)
+
+
+def test_engine_halves_alone_may_use_the_database(checker, tmp_path):
+    _package(tmp_path, {
+        'flows/steps/base.py': 'class HostStep:\n    pass\n',
+        'flows/steps/domain.py': _HOST_HALF + 'from provisioner.compute import states\n',
+        'provisioner/compute/states.py': 'RUNNING = "running"\n',
+        'flows/steps/scheduling.py': 'from provisioner.db import api\n',
+        'provisioner/db/api.py': '',
+    })
+    assert checker.problems(str(tmp_path), known_cycles=()) == []

@@ -9,7 +9,7 @@ from taskflow.patterns import linear_flow
 from provisioner.engine import fault_points
 from provisioner import exception
 
-from flows.tasks import base
+from flows.steps import base
 
 
 RAN = []

@@ -54,6 +54,15 @@ def leftovers(hypervisor, api, instance_id):
     return found
 
 
+def atoms(flow):
+    """Every atom of a flow, its sub-flows' included (not their retry controllers)."""
+    for item, _meta in flow.iter_nodes():
+        if hasattr(item, 'iter_nodes'):
+            yield from atoms(item)
+        else:
+            yield item
+
+
 def run_until(engine, step):
     """Run a loaded flow engine until ``step`` ends, then stop as a dying process would."""
     from taskflow import states as tf_states

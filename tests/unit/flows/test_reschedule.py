@@ -9,8 +9,8 @@ from provisioner import exception
 from tests.unit.flows.conftest import boot_request
 
 from flows import constants as c
-from flows.tasks import reschedule
-from flows.tasks import scheduler_tasks
+from flows.steps import reschedule
+from flows.steps import scheduling
 
 
 def _history(*attempts):
@@ -38,7 +38,7 @@ def test_what_no_other_host_would_fix_reverts_the_whole_boot():
 
 def test_execute_provides_the_failed_hosts_and_records_the_attempt(api, conf):
     instance_id = boot_request(api)
-    scheduler_tasks.ClaimResources(c.CLAIM_RESOURCES).execute(instance_id, [conf.host])
+    scheduling.ClaimResources(c.CLAIM_RESOURCES).execute(instance_id, [conf.host])
     controller = reschedule.Reschedule(c.RESCHEDULE, max_attempts=3)
     assert controller.execute(_history(), instance_id) == []
     failed = _failed(remote.WorkerUnreachable(host=conf.host, step=c.DEFINE_DOMAIN,

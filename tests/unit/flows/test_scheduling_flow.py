@@ -120,16 +120,16 @@ def test_a_hypervisor_error_on_the_only_host_is_the_fault(
 def test_a_domain_that_stops_while_booting_is_rescheduled(
         api, hypervisor, three_hosts, monkeypatch):
     """PowerStatePoll gives up with REVERT, so the reschedule controller decides."""
-    from flows.tasks import domain_tasks
-    original = domain_tasks.WaitForBoot.execute
+    from flows.steps import domain
+    original = domain.WaitForBoot.execute
 
     def stopped_on_h1(self, instance_id):
         from provisioner.compute import instances
         if instances.host_of(instance_id) == 'h1':
-            raise domain_tasks.DomainStopped(instance=instance_id, state='crashed')
+            raise domain.DomainStopped(instance=instance_id, state='crashed')
         return original(self, instance_id=instance_id)
 
-    monkeypatch.setattr(domain_tasks.WaitForBoot, 'execute', stopped_on_h1)
+    monkeypatch.setattr(domain.WaitForBoot, 'execute', stopped_on_h1)
     info = api.run_boot(boot_request(api))
     assert info['vm_state'] == states.ACTIVE, info['fault']
     assert info['host'] == 'h2'

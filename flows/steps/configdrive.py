@@ -1,0 +1,117 @@
+"""The config drive steps: write the ISO 9660 drive the guest reads (documented
+steps 52-54), and delete it (the delete flow's delete-config-drive)."""
+
+import base64
+import dataclasses
+import ipaddress
+import logging
+
+from provisioner import naming
+
+from flows import constants
+from flows.steps import base
+
+LOG = logging.getLogger(__name__)
+
+
+def meta_data(req):
+    data = {'uuid': req.id, 'name': req.name,
+            'hostname': naming.hostname(req.name),
+            'project_id': req.project_id, 'launch_index': 0,
+            'availability_zone': req.availability_zone or 'nova',
+            'meta': dict(req.properties)}
+    if req.key_data:
+        # OpenStack's meta_data.json carries the key pair twice: cloud-init reads
+        # public_keys, newer agents read keys.
+        data['public_keys'] = {req.key_name: req.key_data}
+        data['keys'] = [{'name': req.key_name, 'type': 'ssh', 'data': req.key_data}]
+    return data
+
+
+def network_data(ports):
+    """network_data.json as the OpenStack metadata service writes it: a subnet's DNS
+    servers as services, no default route without a gateway."""
+    links, networks, services = [], [], []
+    for index, port in enumerate(ports):
+        net = port['network']
+        cidr = ipaddress.ip_network(net['cidr'])
+        link_id = 'tap%d' % index
+        links.append({'id': link_id, 'type': 'phy', 'vif_id': port['id'],
+                      'ethernet_mac_address': port['mac'], 'mtu': 1500})
+        dns = list(net.get('dns_nameservers') or ())
+        networks.append({
+            'id': 'network%d' % index, 'link': link_id, 'type': 'ipv4',
+            'network_id': net['id'], 'ip_address': port['ip'],
+            'netmask': str(cidr.netmask), 'dns_nameservers': dns,
+            'routes': [{'network': '0.0.0.0', 'netmask': '0.0.0.0',
+                        'gateway': net['gateway']}] if net.get('gateway') else [],
+            'services': [{'type': 'dns', 'address': a} for a in dns]})
+        services += [{'type': 'dns', 'address': a} for a in dns
+                     if {'type': 'dns', 'address': a} not in services]
+    return {'links': links, 'networks': networks, 'services': services}
+
+
+@dataclasses.dataclass(frozen=True)
+class ConfigDrivePayload:
+    """The drive's documents; user_data (base64) travels in this payload only.
+
+    The payload is never persisted: TaskFlow stores the step's arguments (the
+    instance id, the ports), not what the engine built from them.
+    """
+
+    instance_id: str
+    meta_data: dict
+    network_data: dict
+    user_data_b64: str | None = None
+
+
+def delete_config_drive(instance_id):
+    base.driver().delete_config_drive(instance_id)
+
+
+class BuildConfigDriveOnHost(base.HostStep):
+    name = 'configdrive.build'
+    Payload = ConfigDrivePayload
+
+    def run(self, payload):
+        user_data = (None if payload.user_data_b64 is None
+                     else base64.b64decode(payload.user_data_b64))
+        return base.driver().create_config_drive(
+            payload.instance_id, payload.meta_data, payload.network_data, user_data)
+
+    def undo(self, payload, result):
+        LOG.warning('Deleting the config drive of instance %s', payload.instance_id)
+        base.undo('delete config drive', delete_config_drive, payload.instance_id)
+
+
+class BuildConfigDrive(base.HostTask):
+    """Write the ISO 9660 config drive: meta_data, network_data and user_data.
+
+    Reversion strategy: delete the drive file by its deterministic name.
+    """
+
+    default_provides = constants.CONFIG_DRIVE
+    step = BuildConfigDriveOnHost
+
+    def build_payload(self, instance_id, ports):
+        # user_data is read here, from the instance row, so it never enters the
+        # flow store (TaskFlow persists every task's inputs and results).
+        user_data = self.records.user_data(instance_id)
+        return ConfigDrivePayload(
+            instance_id, meta_data(self.records.build_request(instance_id)),
+            network_data(ports),
+            None if user_data is None else base64.b64encode(user_data).decode('ascii'))
+
+
+class DeleteConfigDriveOnHost(base.HostStep):
+    name = 'configdrive.delete'
+
+    def run(self, payload):
+        delete_config_drive(payload.instance_id)
+
+
+class DeleteConfigDrive(base.HostTask):
+    """Delete the instance's config drive."""
+
+    deferrable = True
+    step = DeleteConfigDriveOnHost

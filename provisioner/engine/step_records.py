@@ -1,0 +1,72 @@
+"""The records port: what the steps of the host-step modules read and write in the
+database.
+
+A worker imports the module of a host half to run it, and a worker has no database;
+so those modules (``flows.steps.image``, ``network``, ``volume``, ``configdrive``,
+``domain``, ``power``, ``attach``) import nothing of it, and their engine-side code
+calls ``self.records`` instead: this object, attached to every atom by the one
+engine builder (``provisioner.engine.runner.build_engine``) and to a deferred step's
+engine half before its replay (``provisioner.engine.reports``). Each entry is the
+database function itself; the port names every one those steps may use.
+"""
+
+import functools
+import sys
+
+from provisioner.compute import actions
+from provisioner.compute import boot_volumes
+from provisioner.compute import instances
+from provisioner.compute import power
+from provisioner.network import ipam
+from provisioner.volume import api as volume_api
+from provisioner.volume import volumes
+
+
+def _calls(function):
+    """A port entry calling function, looked up in its module at each call: a test
+    that patches the module's function patches the port's too."""
+    module, name = sys.modules[function.__module__], function.__name__
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        return getattr(module, name)(*args, **kwargs)
+
+    return staticmethod(call)
+
+
+class StepRecords:
+    # The instance, as the boot request made it, and its actions.
+    build_request = _calls(instances.build_request)
+    user_data = _calls(instances.user_data)
+    host_of = _calls(instances.host_of)
+    advance_task_state = _calls(instances.advance_task_state)
+    record_console_log = _calls(instances.record_console_log)
+    update_instance = _calls(instances.update)
+    conclude_action = _calls(instances.conclude_action)
+    finish_action = _calls(actions.finish)
+    power_outcome = _calls(power.outcome)
+
+    # Its ports (IPAM).
+    allocate_ports = _calls(ipam.allocate_ports)
+    ports_for = _calls(ipam.ports_for)
+    release_ports = _calls(ipam.release_ports)
+
+    # Volumes: the instance's own, its root volume, the volume service's.
+    ROOT_DEVICE = boot_volumes.ROOT_DEVICE
+    record_volume = _calls(volumes.record)
+    delete_volume_records = _calls(volumes.delete_records)
+    record_attached = _calls(volumes.record_attached)
+    record_detached = _calls(volumes.record_detached)
+    unbind_volume = _calls(volumes.unbind)
+    volume_source = _calls(volumes.source)
+    restore_volume = _calls(volumes.restore)
+    forget_volume = _calls(volume_api.forget_volume)
+
+
+RECORDS = StepRecords()
+
+
+def with_records(atom):
+    """Give one atom the records port; the atom (a test's one-liner)."""
+    atom.records = RECORDS
+    return atom
