@@ -1,0 +1,137 @@
+"""What a failed task or call sent and got back: from provisioner-api's log and from
+openstacksdk's HTTP debug log (keystoneauth's REQ/RESP lines).
+
+provisioner-api logs each request once it is answered, under its request id:
+``<time> <pid> INFO provisioner.api.app [req-...]: POST /compute/v2.1/servers: 400
+<message>``. openstacksdk, with ``http_debug``, logs the request as a curl command
+line (its headers, the microversion among them, and its JSON body; never the
+password: keystoneauth does not log token requests) and the response's status,
+headers (its request id among them) and JSON body. Both carry a timestamp of this
+machine's local time, which places each request within a task's or a call's start
+and end.
+"""
+
+import dataclasses
+import datetime
+import re
+
+_TIME = r'(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})'
+_API_ANSWERED = re.compile(_TIME + r' \d+ \w+ provisioner\.api\.app \[(req-[^\]]+)\]: '
+                                   r'(\S+) (\S+): (\d{3})\b ?(.*)$')
+_API_FAILED = re.compile(_TIME + r' \d+ \w+ provisioner\.api\.app \[(req-[^\]]+)\]: '
+                                 r'(\S+) (\S+) failed$')
+_SDK_LINE = re.compile(_TIME + r' DEBUG: keystoneauth\.session (REQ|RESP|RESP BODY): (.*)$')
+_CURL = re.compile(r'curl -g -i (?:--insecure )?(?:--cacert "[^"]*" )?-X (\S+) "?([^" ]+)"?')
+_MICROVERSION = re.compile(r'-H "OpenStack-API-Version: ([^"]+)"')
+_BODY = re.compile(r" -d '(.*)'$")
+_STATUS = re.compile(r'^\[(\d{3})\]')
+_REQUEST_ID = re.compile(r'x-openstack-request-id: (req-\S+)', re.IGNORECASE)
+FRAGMENT = 400  # characters of a body shown
+
+
+def _epoch(text):
+    return datetime.datetime.strptime(text, '%Y-%m-%d %H:%M:%S,%f').timestamp()
+
+
+def _cut(text, size=FRAGMENT):
+    text = (text or '').strip()
+    return text if len(text) <= size else text[:size] + '...'
+
+
+@dataclasses.dataclass
+class ApiRequest:
+    """One request as provisioner-api logged it."""
+    time: float
+    request_id: str
+    method: str
+    path: str
+    status: int
+    message: str
+
+    def __str__(self):
+        return '%s %s: %d %s (%s)' % (self.method, self.path, self.status,
+                                      _cut(self.message), self.request_id)
+
+
+@dataclasses.dataclass
+class Exchange:
+    """One request as openstacksdk logged it, with its response."""
+    time: float
+    method: str
+    url: str
+    microversion: str = ''
+    body: str = ''
+    status: int = 0
+    request_id: str = ''
+    response: str = ''
+
+    @property
+    def path(self):
+        return re.sub(r'^https?://[^/]+', '', self.url)
+
+    def __str__(self):
+        return '%s %s%s%s -> %s %s (%s)' % (
+            self.method, self.path,
+            ' [%s]' % self.microversion if self.microversion else '',
+            ' %s' % _cut(self.body) if self.body else '',
+            self.status or 'no response', _cut(self.response), self.request_id or '-')
+
+
+def api_requests(text):
+    """provisioner-api's log as ApiRequests, in order."""
+    found = []
+    for line in text.splitlines():
+        match = _API_ANSWERED.match(line)
+        if match:
+            when, rid, method, path, status, message = match.groups()
+            found.append(ApiRequest(_epoch(when), rid, method, path, int(status),
+                                    message))
+            continue
+        match = _API_FAILED.match(line)
+        if match:
+            when, rid, method, path = match.groups()
+            found.append(ApiRequest(_epoch(when), rid, method, path, 500,
+                                    'a traceback in the log'))
+    return found
+
+
+def exchanges(text):
+    """openstacksdk's HTTP debug log as Exchanges, in order (the requests of one
+    process are sequential; the playbook's modules and the SDK script run one at a
+    time)."""
+    found = []
+    for line in text.splitlines():
+        match = _SDK_LINE.match(line)
+        if not match:
+            continue
+        when, kind, rest = match.groups()
+        if kind == 'REQ':
+            curl = _CURL.match(rest)
+            if curl is None:
+                continue
+            body = _BODY.search(rest)
+            version = _MICROVERSION.search(rest)
+            found.append(Exchange(_epoch(when), curl.group(1), curl.group(2),
+                                  version.group(1) if version else '',
+                                  body.group(1) if body else ''))
+        elif found and kind == 'RESP':
+            status = _STATUS.match(rest)
+            rid = _REQUEST_ID.search(rest)
+            found[-1].status = int(status.group(1)) if status else 0
+            found[-1].request_id = rid.group(1) if rid else ''
+        elif found and kind == 'RESP BODY':
+            found[-1].response = rest
+    return found
+
+
+def within(items, start, end, slack=0.01):
+    """The items (ApiRequests or Exchanges) logged between start and end (seconds
+    since the epoch; the logs' times are cut to milliseconds)."""
+    return [i for i in items if start - slack <= i.time <= end + slack]
+
+
+def failing(items):
+    """The last failed request (status 400 and above) of items, else the last one;
+    None when there is none."""
+    failed = [i for i in items if i.status >= 400]
+    return (failed or items or [None])[-1]
