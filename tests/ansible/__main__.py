@@ -123,14 +123,17 @@ class Harness:
         variables = self.variables
         started = time.monotonic()
         print('== openstacksdk cloud layer (%s)' % self.args.sdk_python, flush=True)
-        code = subprocess.run(
-            [self.args.sdk_python, '-m', 'tests.ansible.sdk_cloud',
-             '--admin-cloud', variables['admin_cloud'],
-             '--demo-cloud', variables['demo_cloud'], '--disk', variables['guest_disk'],
-             '--cidr', variables['cidr'],
-             '--public-key-file', variables['public_key_file'],
-             '--log', str(log), '--record', str(record)],
-            env=self.env, cwd=base.REPO).returncode
+        try:
+            code = subprocess.run(
+                [self.args.sdk_python, '-m', 'tests.ansible.sdk_cloud',
+                 '--admin-cloud', variables['admin_cloud'],
+                 '--demo-cloud', variables['demo_cloud'],
+                 '--disk', variables['guest_disk'], '--cidr', variables['cidr'],
+                 '--public-key-file', variables['public_key_file'],
+                 '--log', str(log), '--record', str(record)],
+                env=self.env, cwd=base.REPO, timeout=playbook.TIMEOUT).returncode
+        except subprocess.TimeoutExpired:
+            code = 'killed after %d s' % playbook.TIMEOUT
         self.report['durations']['sdk'] = round(time.monotonic() - started)
         steps = ([json.loads(line) for line in record.read_text().splitlines()]
                  if record.exists() else [])
@@ -140,7 +143,7 @@ class Harness:
                 self.problems.append('sdk step "%s" (%s) failed: %s'
                                      % (step['step'], step['calls'], step['error']))
         if code != 0 and not any(s['status'] == 'fail' for s in steps):
-            self.problems.append('the SDK script exited %d' % code)
+            self.problems.append('the SDK script exited %s' % code)
         self._check_left('the SDK script')
 
     # -- what went wrong, and its evidence --------------------------------------------
@@ -158,19 +161,22 @@ class Harness:
         if result['status'] not in ('failed', 'fail', 'unreachable'):
             return explained
         window = (result.get('started') or result['ended'], result['ended'])
-        api = evidence.failing(evidence.within(
-            evidence.api_requests(self.cloud.api_log_text()), *window))
+        log = self.cloud.api_log_text()
+        api = evidence.failing(evidence.within(evidence.api_requests(log), *window))
         sent = evidence.failing(evidence.within(evidence.exchanges(
             sdk_log.read_text(errors='replace') if sdk_log.exists() else ''), *window))
-        explained['api request'] = str(api) if api else None
-        explained['sdk request'] = str(sent) if sent else None
+        after = evidence.aftermath(log, api.request_id) if api else []
+        explained['api request'] = api.describe(None) if api else None
+        explained['sdk request'] = sent.describe(None) if sent else None
+        explained['api log after'] = after
         what = result.get('action', result.get('calls'))
-        print('\nFAILED: %s (%s)%s\n  error: %s\n  provisioner-api: %s\n  sent: %s\n'
+        print('\nFAILED: %s (%s)%s\n  error: %s\n  provisioner-api: %s%s\n  sent: %s\n'
               % (result.get('task', result.get('step')), what,
                  ' item %s' % result['item'] if 'item' in result else '',
                  playbook.first_line(result.get('msg', result.get('error'))),
-                 explained['api request'] or '(no request while it ran)',
-                 explained['sdk request'] or '(none logged)'), flush=True)
+                 api.describe() if api else '(no request while it ran)',
+                 ''.join('\n    then: %s' % line for line in after),
+                 sent.describe() if sent else '(none logged)'), flush=True)
         return explained
 
     def _check_left(self, part):

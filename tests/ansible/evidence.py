@@ -34,8 +34,9 @@ def _epoch(text):
 
 
 def _cut(text, size=FRAGMENT):
+    """text, at most size characters of it (None: all)."""
     text = (text or '').strip()
-    return text if len(text) <= size else text[:size] + '...'
+    return text if size is None or len(text) <= size else text[:size] + '...'
 
 
 @dataclasses.dataclass
@@ -48,9 +49,9 @@ class ApiRequest:
     status: int
     message: str
 
-    def __str__(self):
+    def describe(self, size=FRAGMENT):
         return '%s %s: %d %s (%s)' % (self.method, self.path, self.status,
-                                      _cut(self.message), self.request_id)
+                                      _cut(self.message, size), self.request_id)
 
 
 @dataclasses.dataclass
@@ -69,12 +70,15 @@ class Exchange:
     def path(self):
         return re.sub(r'^https?://[^/]+', '', self.url)
 
-    def __str__(self):
+    def describe(self, size=FRAGMENT):
+        """The request and its response, their bodies cut to size characters
+        (None: whole)."""
         return '%s %s%s%s -> %s %s (%s)' % (
             self.method, self.path,
             ' [%s]' % self.microversion if self.microversion else '',
-            ' %s' % _cut(self.body) if self.body else '',
-            self.status or 'no response', _cut(self.response), self.request_id or '-')
+            ' %s' % _cut(self.body, size) if self.body else '',
+            self.status or 'no response', _cut(self.response, size),
+            self.request_id or '-')
 
 
 def api_requests(text):
@@ -124,14 +128,33 @@ def exchanges(text):
     return found
 
 
-def within(items, start, end, slack=0.01):
+def within(items, start, end, slack=0.001):
     """The items (ApiRequests or Exchanges) logged between start and end (seconds
-    since the epoch; the logs' times are cut to milliseconds)."""
-    return [i for i in items if start - slack <= i.time <= end + slack]
+    since the epoch; the logs' times are cut down to the millisecond)."""
+    return [i for i in items if start - slack <= i.time <= end]
 
 
 def failing(items):
-    """The last failed request (status 400 and above) of items, else the last one;
-    None when there is none."""
-    failed = [i for i in items if i.status >= 400]
-    return (failed or items or [None])[-1]
+    """The request most likely behind a failure, of items: the last one that failed
+    (status 400 and above) other than a GET answered 404 (the clients look every
+    name up that way first), else the last one that changed something (not a GET),
+    else the last one; None when there is none."""
+    for chosen in ([i for i in items if i.status >= 400
+                    and not (i.method == 'GET' and i.status == 404)],
+                   [i for i in items if i.method != 'GET'], items):
+        if chosen:
+            return chosen[-1]
+    return None
+
+
+_LOG_LINE = re.compile(_TIME + r' \d+ (\w+) \S+ \[(req-[^\]]+)\]: (.*)$', re.MULTILINE)
+
+
+def aftermath(text, request_id, limit=3):
+    """What provisioner-api logged of a request's flow after answering it: its
+    warnings, errors and rollbacks (a detach the guest did not let go of answers
+    202, then rolls back). At most limit lines, the last ones."""
+    found = [message for _, level, rid, message in _LOG_LINE.findall(text)
+             if rid == request_id and (level in ('WARNING', 'ERROR')
+                                       or 'rolled back' in message)]
+    return found[-limit:]

@@ -13,10 +13,14 @@ import os
 import pathlib
 import subprocess
 import sys
+import threading
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 FAILED = ('failed', 'unreachable')
+# Seconds a playbook run or the SDK script may take before it is killed (a run
+# takes 1-3 minutes; a client waiting forever must not hang CI).
+TIMEOUT = 1800
 
 
 def environment(workspace, clouds_yaml):
@@ -67,8 +71,9 @@ class PlaybookRun:
             ' item %s' % r['item'] if 'item' in r else '', first_line(r.get('msg')))
             for r in self.failures]
         if self.code != 0 and not found:
-            found.append('%s: ansible-playbook exited %d (see %s)'
-                         % (self.label, self.code, self.log))
+            found.append('%s: ansible-playbook exited %d%s (see %s)' % (
+                self.label, self.code, ', killed after %d s' % TIMEOUT
+                if self.code == -9 else '', self.log))
         if idempotent and self.stats.get('changed'):
             changed = [r['task'] for r in self.results if r['status'] == 'changed']
             found.append('%s: changed=%d, expected 0 (%s)' % (
@@ -102,10 +107,15 @@ def run(playbook, label, variables_file, env, workspace, output):
             [str(program), str(HERE / playbook), '-e', '@%s' % variables_file],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env=dict(env, PROVISIONER_ANSIBLE_RECORD=str(record)), cwd=workspace)
-        for line in proc.stdout:
-            sys.stdout.write(line)
-            kept.write(line)
-        code = proc.wait()
+        watchdog = threading.Timer(TIMEOUT, proc.kill)
+        watchdog.start()
+        try:
+            for line in proc.stdout:
+                sys.stdout.write(line)
+                kept.write(line)
+            code = proc.wait()
+        finally:
+            watchdog.cancel()
     seconds = time.monotonic() - started
     lines = ([json.loads(line) for line in record.read_text().splitlines()]
              if record.exists() else [])

@@ -27,6 +27,9 @@ import time
 import openstack
 
 PREFIX = 'sdk-'
+# Seconds a detached volume may take to be available (provisioner gives a guest 30 s
+# to release the disk, then rolls the detach back).
+DETACH_WAIT = 120
 STEPS = []
 
 
@@ -199,10 +202,14 @@ def attach(run):
           'get_volume_attach_device: none: %s' % volume['attachments'])
 
 
-@step('detach', 'demo: detach_volume(wait=True), list_volumes', needs=['attach'])
+@step('detach', 'demo: detach_volume, list_volumes', needs=['attach'])
 def detach(run):
-    run.demo.detach_volume(run.made['server'], run.demo.get_volume(PREFIX + 'data'),
-                           wait=True, timeout=300)
+    # detach_volume(wait=True) ignores its timeout (openstacksdk 4.14 to 4.22 wait
+    # for "available" forever): the wait is bounded here.
+    volume = run.demo.get_volume(PREFIX + 'data')
+    run.demo.detach_volume(run.made['server'], volume, wait=False)
+    run.demo.block_storage.wait_for_status(volume, 'available', failures=['error'],
+                                           wait=DETACH_WAIT)
     volume = named(run.demo.list_volumes(), PREFIX + 'data')
     check(volume and volume[0]['status'] == 'available', 'volume: %s' % volume)
 
