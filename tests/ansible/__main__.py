@@ -55,7 +55,10 @@ def parse(argv):
     parser.add_argument('--output', type=pathlib.Path,
                         default=pathlib.Path(os.environ.get(
                             'PROVISIONER_TEST_OUTPUT_DIR', 'build')) / 'ansible')
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    # Absolute: ansible-playbook and its modules run in the workspace.
+    args.output = args.output.resolve()
+    return args
 
 
 def public_key(path):

@@ -70,6 +70,9 @@ class PlaybookRun:
             self.label, r['task'], r['action'],
             ' item %s' % r['item'] if 'item' in r else '', first_line(r.get('msg')))
             for r in self.failures]
+        if not self.stats:  # with keep_going, failures are in the record only
+            found.append('%s: no recap recorded by the provisioner_record callback '
+                         '(see %s)' % (self.label, self.log))
         if self.code != 0 and not found:
             found.append('%s: ansible-playbook exited %d%s (see %s)' % (
                 self.label, self.code, ', killed after %d s' % TIMEOUT
