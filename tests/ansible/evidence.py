@@ -137,8 +137,10 @@ def within(items, start, end, slack=0.001):
 def failing(items):
     """The request most likely behind a failure, of items: the last one that failed
     (status 400 and above) other than a GET answered 404 (the clients look every
-    name up that way first), else the last one that changed something (not a GET),
-    else the last one; None when there is none."""
+    name up that way first), else the last one that changed something (neither a
+    GET nor a token request), else the last one but a token request; None when
+    there is none."""
+    items = [i for i in items if not i.path.endswith('/auth/tokens')]
     for chosen in ([i for i in items if i.status >= 400
                     and not (i.method == 'GET' and i.status == 404)],
                    [i for i in items if i.method != 'GET'], items):
