@@ -82,6 +82,7 @@ class Harness:
         self.problems = []
         self.report = {'playbook runs': [], 'sdk steps': [], 'durations': {}}
         self.checked = True  # whether what the parts left has been looked for
+        self.seen = set()  # what they left, as reported
 
     def prepare(self):
         clouds_yaml = self.cloud.prepare()
@@ -183,7 +184,10 @@ class Harness:
         return explained
 
     def _check_left(self, part):
-        left = self.cloud.left_behind()
+        """What the database holds beyond the two users and their projects, each
+        item said once: by the part after which it was first seen."""
+        left = [item for item in self.cloud.left_behind() if item not in self.seen]
+        self.seen.update(left)
         for item in left:
             print('LEFT BEHIND by %s: %s' % (part, item), file=sys.stderr)
         self.problems += ['left behind by %s: %s' % (part, item) for item in left]

@@ -73,6 +73,10 @@ class PlaybookRun:
         if not self.stats:  # with keep_going, failures are in the record only
             found.append('%s: no recap recorded by the provisioner_record callback '
                          '(see %s)' % (self.label, self.log))
+        elif not found and any(self.stats.get(key) for key in (
+                'failures', 'unreachable', 'ignored')):
+            found.append('%s: the recap counts failures the record lacks: %s (see %s)'
+                         % (self.label, self.recap(), self.log))
         if self.code != 0 and not found:
             found.append('%s: ansible-playbook exited %d%s (see %s)' % (
                 self.label, self.code, ', killed after %d s' % TIMEOUT
