@@ -24,6 +24,7 @@ import tempfile
 import time
 
 from tests.functional import conftest as base
+from tests.functional.api import conftest as api_conftest
 from tests import netutil
 from tests.tempest import cloud as tempest_cloud
 from tests.tempest import conf
@@ -144,31 +145,11 @@ def save(workspace, output, config, selection):
     return text
 
 
-def teardown(cloud):
-    """Remove everything: what tempest left, what was seeded, the deployment.
-    The problems found on the way, [] when all was clean."""
-    problems = []
-    if cloud.api is not None and cloud.api.poll() is None:
-        if cloud.seeded is not None:
-            problems += ['left behind: %s' % item for item in cloud.left_behind()]
-            try:
-                cloud.remove_seeded()
-            except AssertionError as exc:
-                problems.append('removing the seeded resources: %s' % exc)
-        cloud.stop_api()
-    for server in cloud.query('SELECT id FROM instances WHERE deleted_at IS NULL'):
-        cloud.cli('delete', server[0], check=False)
-    if cloud.state_path.exists():
-        problems += cloud.audit()
-    problems += ['left in libvirt: %s' % item for item in cloud.libvirt_leftovers()]
-    return problems
-
-
 def main(argv=None):
     args, tempest_args = parse(argv)
     started = time.monotonic()
     workspace = pathlib.Path(tempfile.mkdtemp(prefix='provisioner-tempest-'))
-    root = tempest_cloud.new_root()
+    root = api_conftest.new_root('tempest')
     cloud = tempest_cloud.TempestCloud(root, workspace)
     code, problems = 1, []
     try:
@@ -182,14 +163,11 @@ def main(argv=None):
         print(save(workspace, args.output, config, selection))
     finally:
         try:
-            problems = teardown(cloud)
+            seeded = cloud.seeded is not None
+            problems = cloud.take_down(cloud.left_behind if seeded else list,
+                                       cloud.remove_seeded if seeded else None)
         finally:
-            cloud.kill_api()
-            args.output.mkdir(parents=True, exist_ok=True)
-            if cloud.api_log.exists():
-                shutil.copy(cloud.api_log, args.output)
-            cloud.destroy_everything()
-            shutil.rmtree(root, ignore_errors=True)
+            cloud.dispose(args.output)
             shutil.rmtree(workspace, ignore_errors=True)
     for problem in problems:
         print('LEFT BEHIND: %s' % problem, file=sys.stderr)

@@ -10,12 +10,7 @@ accounts.
 """
 
 import dataclasses
-import json
-import pathlib
-import secrets
-import signal
 
-from tests.functional import conftest as base
 from tests.functional.api import conftest as api_conftest
 from tests import netutil
 
@@ -68,17 +63,6 @@ class TempestCloud(api_conftest.ApiCloud):
         super().__init__(root, netutil.free_cidr(), client_dir)
         self.seeded = None
 
-    # -- REST -------------------------------------------------------------------------
-
-    def call(self, method, path, body=None, data=None, headers=None, expect=(200,)):
-        """One admin request; the decoded JSON body (None when empty); an unexpected
-        status fails with the response."""
-        response = self.http.request(method, path, body=body, data=data, headers=headers)
-        if response.status_code not in expect:
-            raise AssertionError('%s %s: %d, expected %s:\n%s' % (
-                method, path, response.status_code, expect, response.text[:2000]))
-        return response.json() if response.content else None
-
     # -- seeding ----------------------------------------------------------------------
 
     def seed_for_tempest(self, disk):
@@ -97,11 +81,11 @@ class TempestCloud(api_conftest.ApiCloud):
             'ip_version': 4}}, expect=(201,))['subnet']
         members, readers = [], []
         for n in range(1, PROJECTS + 1):
-            project = self._project('tempest-%d' % n)
+            project = self.create_project('tempest-%d' % n)
             members.append(self._user('tempest-%d-member' % n, project, ('member',)))
             readers.append(self._user('tempest-%d-reader' % n, project, ('reader',)))
         admins = [Account(ADMIN_USER, ADMIN_PASSWORD, ADMIN_PROJECT, ['admin'])]
-        admins += [self._user(name, self._project(name), roles)
+        admins += [self._user(name, self.create_project(name), roles)
                    for name, roles in EXTRA_ACCOUNTS]
         accounts = admins[:1] + members + admins[1:] + readers
         self.seeded = Seeded(flavors, images, NETWORK_NAME, network['id'], subnet['id'],
@@ -121,22 +105,10 @@ class TempestCloud(api_conftest.ApiCloud):
         assert status == 'active', 'image %s is %s after its upload' % (name, status)
         return image['id']
 
-    def _project(self, name):
-        """A project: (id, name)."""
-        project = self.call('POST', '/identity/v3/projects', {'project': {
-            'name': name, 'domain_id': 'default'}}, expect=(201,))['project']
-        return project['id'], name
-
     def _user(self, name, project, roles):
-        """A user with these roles in project (id, name), a password of its own."""
-        password = secrets.token_hex(12)
-        user = self.call('POST', '/identity/v3/users', {'user': {
-            'name': name, 'password': password, 'domain_id': 'default',
-            'default_project_id': project[0]}}, expect=(201,))['user']
-        for role in roles:
-            self.call('PUT', '/identity/v3/projects/%s/users/%s/roles/%s'
-                      % (project[0], user['id'], role), expect=(204,))
-        return Account(name, password, project[1], list(roles))
+        """An account: a user with these roles in project (id, name)."""
+        return Account(name, self.create_user(name, project, roles), project[1],
+                       list(roles))
 
     # -- what tempest left ------------------------------------------------------------
 
@@ -144,32 +116,10 @@ class TempestCloud(api_conftest.ApiCloud):
         """What exists now that seed_for_tempest() did not make: one line each (the run's tests
         must have removed all of it)."""
         seeded = self.seeded
-        found = []
-        checks = (
-            ('server', "SELECT id, name FROM instances WHERE deleted_at IS NULL", ()),
-            ('volume', "SELECT id, name FROM volumes WHERE status != 'deleted'", ()),
-            ('port', 'SELECT id, ip FROM ports', ()),
-            ('key pair', 'SELECT name, user_id FROM keypairs', ()),
-            ('server group', 'SELECT id, name FROM server_groups', ()),
-            ('leftover', 'SELECT kind, name FROM leftovers WHERE resolved_at IS NULL',
-             ()),
-            ('image', 'SELECT id, name FROM images WHERE id NOT IN (%s)'
-             % ','.join('?' * len(seeded.images)), tuple(seeded.images)),
-            ('flavor', 'SELECT id, name FROM flavors WHERE id NOT IN (%s)'
-             % ','.join('?' * len(seeded.flavors)), tuple(seeded.flavors)),
-            ('network', 'SELECT id, name FROM networks WHERE id != ?',
-             (seeded.network_id,)),
-            ('project', 'SELECT id, name FROM projects WHERE name NOT IN (%s)'
-             % ','.join('?' * len(seeded.accounts)),
-             tuple(a.project_name for a in seeded.accounts)),
-            ('user', 'SELECT id, name FROM users WHERE name NOT IN (%s)'
-             % ','.join('?' * len(seeded.accounts)),
-             tuple(a.username for a in seeded.accounts)),
-        )
-        for kind, sql, params in checks:
-            found += ['%s %s (%s)' % (kind, key, name)
-                      for key, name in self.query(sql, params)]
-        return found
+        return self.rows_left(images=seeded.images, flavors=seeded.flavors,
+                              networks=(seeded.network_id,),
+                              projects=(a.project_name for a in seeded.accounts),
+                              users=(a.username for a in seeded.accounts))
 
     # -- teardown ---------------------------------------------------------------------
 
@@ -182,44 +132,3 @@ class TempestCloud(api_conftest.ApiCloud):
             self.call('DELETE', '/image/v2/images/%s' % image, expect=(204,))
         for flavor in seeded.flavors:
             self.call('DELETE', '/compute/v2.1/flavors/%s' % flavor, expect=(202, 204))
-
-    def stop_api(self):
-        code = self.kill_api(signal.SIGTERM)
-        assert code == 0, 'provisioner-api exited %s after SIGTERM:\n%s' % (
-            code, self.api_log_text()[-10000:])
-
-    def audit(self):
-        """`provisioner audit` and `host teardown`: the findings, [] when clean."""
-        problems = []
-        result = self.cli('audit', '--format', 'json', check=False)
-        if result.returncode != 0:
-            problems.append('provisioner audit (exit %d): %s %s'
-                            % (result.returncode, result.stdout, result.stderr))
-        hosts = json.loads(self.cli('host', 'list', '--format', 'json').stdout)
-        for host in hosts:
-            result = self.cli('host', 'teardown', host['name'], check=False)
-            if result.returncode != 0:
-                problems.append('host teardown %s (exit %d): %s'
-                                % (host['name'], result.returncode, result.stderr))
-        return problems
-
-    def libvirt_leftovers(self):
-        """libvirt objects of this deployment that still exist after the teardown."""
-        conn = base._libvirt_connection()
-        try:
-            found = ['domain %s' % d.name() for d in
-                     base.domains_mentioning(conn, '%s/' % self.root)]
-            found += ['network %s' % n.name() for n in conn.listAllNetworks()
-                      if n.name().startswith(self.prefix)]
-            found += ['pool %s' % p.name() for p in conn.listAllStoragePools()
-                      if p.name().startswith(self.prefix)]
-        finally:
-            conn.close()
-        return found
-
-
-def new_root():
-    root = pathlib.Path('/var/lib') / ('provisioner-tempest-%s' % secrets.token_hex(4))
-    root.mkdir(mode=0o755)
-    return root
-

@@ -10,6 +10,7 @@ Everything is removed at the end; the daemon's log is kept in
 ``$PROVISIONER_TEST_LOG_DIR`` when that is set.
 """
 
+import functools
 import json
 import os
 import pathlib
@@ -46,10 +47,10 @@ def client_program(name):
     return found
 
 
-def write_clouds_yaml(path, url):
-    """A clouds.yaml with one cloud, CLOUD_NAME: the admin of the deployment at url."""
-    path.write_text(
-        'clouds:\n'
+def write_clouds_yaml(path, url, clouds=None):
+    """A clouds.yaml of the deployment at url: clouds maps each cloud's name to its
+    (user, password, project); by default one cloud, CLOUD_NAME: the admin."""
+    entries = ''.join(
         '  %(cloud)s:\n'
         '    auth:\n'
         '      auth_url: %(url)s/identity\n'
@@ -61,8 +62,11 @@ def write_clouds_yaml(path, url):
         '    region_name: RegionOne\n'
         '    identity_api_version: 3\n'
         '    interface: public\n'
-        % {'cloud': CLOUD_NAME, 'url': url, 'user': USER, 'password': PASSWORD,
-           'project': PROJECT})
+        % {'cloud': cloud, 'url': url, 'user': user, 'password': password,
+           'project': project}
+        for cloud, (user, password, project) in
+        (clouds or {CLOUD_NAME: (USER, PASSWORD, PROJECT)}).items())
+    path.write_text('clouds:\n' + entries)
     return path
 
 
@@ -203,8 +207,13 @@ class ApiCloud(base.Cloud):
         self.api_log = root / 'provisioner-api.log'
         self.api = None
         self.clouds_yaml = write_clouds_yaml(client_dir / 'clouds.yaml', self.url)
-        self.openstack = OpenStackCLI(self.clouds_yaml)
         self.http = Http(self.url)
+
+    @functools.cached_property
+    def openstack(self):
+        """The ``openstack`` CLI with this cloud's clouds.yaml (made when first used:
+        the harnesses of tests/tempest and tests/ansible run without it)."""
+        return OpenStackCLI(self.clouds_yaml)
 
     # -- the daemon ------------------------------------------------------------------
 
@@ -266,6 +275,141 @@ class ApiCloud(base.Cloud):
         return {table: self.query('SELECT count(*) FROM %s' % table)[0][0]
                 for table in ('instances', 'flowdetails', 'instance_actions', 'ports',
                               'volumes')}
+
+    # -- a harness's deployment (tests/tempest, tests/ansible) -----------------------
+
+    def call(self, method, path, body=None, data=None, headers=None, expect=(200,)):
+        """One admin request; the decoded JSON body (None when empty); an unexpected
+        status fails with the response."""
+        response = self.http.request(method, path, body=body, data=data, headers=headers)
+        if response.status_code not in expect:
+            raise AssertionError('%s %s: %d, expected %s:\n%s' % (
+                method, path, response.status_code, expect, response.text[:2000]))
+        return response.json() if response.content else None
+
+    def create_project(self, name):
+        """A project, through the identity API: (id, name)."""
+        project = self.call('POST', '/identity/v3/projects', {'project': {
+            'name': name, 'domain_id': 'default'}}, expect=(201,))['project']
+        return project['id'], name
+
+    def create_user(self, name, project, roles):
+        """A user with these roles in project (id, name), through the identity API;
+        its password, one of its own."""
+        password = secrets.token_hex(12)
+        user = self.call('POST', '/identity/v3/users', {'user': {
+            'name': name, 'password': password, 'domain_id': 'default',
+            'default_project_id': project[0]}}, expect=(201,))['user']
+        for role in roles:
+            self.call('PUT', '/identity/v3/projects/%s/users/%s/roles/%s'
+                      % (project[0], user['id'], role), expect=(204,))
+        return password
+
+    def rows_left(self, images=(), flavors=(), networks=(), projects=(), users=()):
+        """What the database still holds beyond what is kept (ids of images, flavors
+        and networks, names of projects and users): one line each. Servers, volumes,
+        ports, key pairs, server groups and unresolved leftovers are never kept."""
+        checks = [
+            ('server', "SELECT id, name FROM instances WHERE deleted_at IS NULL", ()),
+            ('volume', "SELECT id, name FROM volumes WHERE status != 'deleted'", ()),
+            ('port', 'SELECT id, ip FROM ports', ()),
+            ('key pair', 'SELECT name, user_id FROM keypairs', ()),
+            ('server group', 'SELECT id, name FROM server_groups', ()),
+            ('leftover', 'SELECT kind, name FROM leftovers WHERE resolved_at IS NULL',
+             ()),
+        ]
+        for kind, table, column, kept in (
+                ('image', 'images', 'id', images), ('flavor', 'flavors', 'id', flavors),
+                ('network', 'networks', 'id', networks),
+                ('project', 'projects', 'name', projects),
+                ('user', 'users', 'name', users)):
+            kept = tuple(kept)
+            where = (' WHERE %s NOT IN (%s)' % (column, ','.join('?' * len(kept)))
+                     if kept else '')
+            checks.append((kind, 'SELECT id, name FROM %s%s' % (table, where), kept))
+        found = []
+        for kind, sql, params in checks:
+            found += ['%s %s (%s)' % (kind, key, name)
+                      for key, name in self.query(sql, params)]
+        return found
+
+    def stop_api(self):
+        code = self.kill_api(signal.SIGTERM)
+        assert code == 0, 'provisioner-api exited %s after SIGTERM:\n%s' % (
+            code, self.api_log_text()[-10000:])
+
+    def audit(self):
+        """`provisioner audit` and `host teardown`: the findings, [] when clean."""
+        problems = []
+        result = self.cli('audit', '--format', 'json', check=False)
+        if result.returncode != 0:
+            problems.append('provisioner audit (exit %d): %s %s'
+                            % (result.returncode, result.stdout, result.stderr))
+        hosts = json.loads(self.cli('host', 'list', '--format', 'json').stdout)
+        for host in hosts:
+            result = self.cli('host', 'teardown', host['name'], check=False)
+            if result.returncode != 0:
+                problems.append('host teardown %s (exit %d): %s'
+                                % (host['name'], result.returncode, result.stderr))
+        return problems
+
+    def libvirt_leftovers(self):
+        """libvirt objects of this deployment that still exist after the teardown."""
+        conn = base._libvirt_connection()
+        try:
+            found = ['domain %s' % d.name() for d in
+                     base.domains_mentioning(conn, '%s/' % self.root)]
+            found += ['network %s' % n.name() for n in conn.listAllNetworks()
+                      if n.name().startswith(self.prefix)]
+            found += ['pool %s' % p.name() for p in conn.listAllStoragePools()
+                      if p.name().startswith(self.prefix)]
+        finally:
+            conn.close()
+        return found
+
+    def take_down(self, left_behind=list, remove=None):
+        """Stop the API and check that the deployment is clean: the problems found,
+        [] when all was clean. left_behind(): what the run left (checked while the API
+        still serves); remove(): delete through the API what the harness itself made.
+        Servers still there are then deleted with the CLI, so that audit and libvirt
+        speak of what that could not remove."""
+        problems = []
+        if self.api is not None and self.api.poll() is None:
+            problems += ['left behind: %s' % item for item in left_behind()]
+            if remove is not None:
+                try:
+                    remove()
+                except AssertionError as exc:
+                    problems.append('removing what the harness made: %s' % exc)
+            self.stop_api()
+        if self.state_path.exists():
+            for server in self.query('SELECT id FROM instances WHERE deleted_at IS NULL'):
+                self.cli('delete', server[0], check=False)
+            problems += self.audit()
+        problems += ['left in libvirt: %s' % item for item in self.libvirt_leftovers()]
+        return problems
+
+    def dispose(self, keep_log_in):
+        """The safety net after take_down(), failed or not: the API killed, its log
+        copied into keep_log_in, every libvirt object of the deployment destroyed and
+        its root removed."""
+        try:
+            self.kill_api()
+        finally:
+            keep_log_in.mkdir(parents=True, exist_ok=True)
+            if self.api_log.exists():
+                shutil.copy(self.api_log, keep_log_in)
+            self.destroy_everything()
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def new_root(harness):
+    """An empty root for a harness's deployment: under /var/lib, which libvirt-qemu
+    can traverse."""
+    root = pathlib.Path('/var/lib') / ('provisioner-%s-%s' % (harness,
+                                                              secrets.token_hex(4)))
+    root.mkdir(mode=0o755)
+    return root
 
 
 def _save_log(path, name):
