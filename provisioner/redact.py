@@ -40,11 +40,6 @@ def forget(*values):
         _secrets.difference_update(_parts(values))
 
 
-def forget_all():
-    with _lock:
-        _secrets.clear()
-
-
 def redact(text):
     text = str(text)
     with _lock:

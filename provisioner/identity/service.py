@@ -45,12 +45,6 @@ class RequestContext:
     def is_admin(self):
         return 'admin' in self.roles
 
-    def require_role(self, *allowed):
-        if not set(allowed) & set(self.roles):
-            raise exception.Forbidden(
-                reason='this needs one of the roles %s; you have %s'
-                       % (', '.join(allowed), ', '.join(self.roles) or 'none'))
-
 
 def _get_or_create_project(session, name):
     project = session.execute(sa.select(models.Project)

@@ -83,8 +83,3 @@ def release(instance_id):
                     **hosts.KEEP_LIVENESS))
         session.delete(alloc)
         return True
-
-
-def has_claim(instance_id):
-    with db_api.transaction() as session:
-        return session.get(models.Allocation, instance_id) is not None

@@ -292,9 +292,6 @@ class LibvirtDriver:
         pool = self._pool('volumes', create=False)
         return pool and storage.volume_path(pool, self._volume_name(volume_id))
 
-    def volume_exists(self, volume_id):
-        return bool(self.volume_path(volume_id))
-
     def make_volume(self, volume_id, size_gib, image_path=None, image_format=None):
         """The volume's file, made if absent (blank, or a full copy of a cached image)
         and grown to ``size_gib`` if smaller (an extend applies here); its path."""
@@ -321,12 +318,6 @@ class LibvirtDriver:
         path = self.volume_path(volume_id)
         if guest is not None and path:
             hotplug.detach(guest, path, volume_id, timeout)
-
-    def volume_attached(self, instance_uuid, volume_id):
-        """The device the volume has in the domain (live or defined), or None."""
-        guest, path = self._guest(instance_uuid), self.volume_path(volume_id)
-        target = hotplug.target_of(guest, path) if guest and path else None
-        return target and '/dev/' + target
 
     # -- config drive --------------------------------------------------------------
 
@@ -414,9 +405,6 @@ class LibvirtDriver:
     def power_state(self, instance_uuid):
         guest = self._guest(instance_uuid)
         return guest.power_state() if guest else 'nostate'
-
-    def domain_exists(self, instance_uuid):
-        return self._guest(instance_uuid) is not None
 
     def destroy_domain(self, instance_uuid):
         guest = self._guest(instance_uuid)

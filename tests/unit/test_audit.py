@@ -22,6 +22,7 @@ from provisioner.virt.libvirt import storage
 from tests.unit import fixtures
 from tests.unit.test_cli import catalog, run  # noqa: F401 (fixtures)
 from tests.unit.virt.conftest import test_uri  # noqa: F401 (fixture)
+from tests import probes
 
 
 def _boot(run):  # noqa: F811
@@ -81,8 +82,8 @@ def test_audit_lists_exactly_what_was_removed_or_planted_and_fix_spares_others(
         ('orphan', 'domain', 'instance-%s' % ghost, 'removed'),
         ('orphan', 'instance_dir', ghost, 'removed'),
         ('orphan', 'volume', 'volume-%s.qcow2' % ghost_volume, 'removed')])
-    assert not drv.domain_exists(ghost) and not drv.volume_exists(ghost_volume)
-    assert drv.domain_exists(other)
+    assert not probes.domain_exists(drv, ghost) and not probes.volume_exists(drv, ghost_volume)
+    assert probes.domain_exists(drv, other)
     assert storage.lookup_pool(drv.connection(), 'prov-other-volumes') is not None
     assert [f[0] for f in _audit(run)[1]] == ['missing'] * 3
 
@@ -95,7 +96,7 @@ def test_an_orphan_younger_than_the_grace_period_is_kept(run, catalog):  # noqa:
     assert code == 1
     assert ('orphan', 'instance_dir', ghost,
             'kept (younger than the grace period)') in listed
-    assert drv.domain_exists(ghost)
+    assert probes.domain_exists(drv, ghost)
 
 
 def test_a_clean_host_audits_clean(run, catalog):  # noqa: F811
@@ -243,7 +244,7 @@ def test_the_reconciler_logs_orphans_and_reaps_only_when_told(conf, reap):
     drv.create_volume(ghost, 1)
     result = reconciler.reconcile_once('unit-host', drv, _EngineInProcess())
     assert [(f.problem, f.kind) for f in result] == [('orphan', 'volume')]
-    assert drv.volume_exists(ghost) is not reap
+    assert probes.volume_exists(drv, ghost) is not reap
 
 
 def _hosts_up_and_away():

@@ -40,10 +40,3 @@ def test_bad_credentials_are_refused_with_one_message(user, password, project):
     with pytest.raises(exception.NotAuthenticated) as err:
         identity.authenticate(user, password, project)
     assert 'wrong user name, password or project' in str(err.value)
-
-
-def test_require_role_names_what_is_missing():
-    context = identity.RequestContext('u', 'bob', 'p', 'proj', ('reader',))
-    with pytest.raises(exception.Forbidden) as err:
-        context.require_role('admin', 'member')
-    assert 'admin, member' in str(err.value) and 'reader' in str(err.value)

@@ -14,6 +14,7 @@ from provisioner import rpc
 from provisioner import virt
 
 from tests.unit.virt.conftest import test_uri  # noqa: F401 (fixture)
+from tests import probes
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def test_the_worker_lists_and_removes_through_the_namespace(served, conf):
     assert (entry['kind'], entry['owner']) == ('volume', volume_id)
     assert workers.remove_resources(conf.host, [entry]) == [
         {'kind': 'volume', 'name': entry['name'], 'error': None}]
-    assert not served.volume_exists(volume_id)
+    assert not probes.volume_exists(served, volume_id)
 
 
 def test_a_reconcile_round_goes_to_an_engine_and_back(served, conf):
@@ -53,7 +54,7 @@ def test_a_reconcile_round_goes_to_an_engine_and_back(served, conf):
     [finding] = reconciler.reconcile_once(conf.host, served)
     assert (finding.problem, finding.kind, finding.reason) == (
         'orphan', 'volume', 'volume unknown or its instance deleted')
-    assert not served.volume_exists(volume_id)
+    assert not probes.volume_exists(served, volume_id)
 
 
 def test_a_client_capped_below_the_version_it_needs_refuses_to_send(served, conf):

@@ -17,6 +17,7 @@ from tests.unit.api.test_servers import application  # noqa: F401 - fixture
 from tests.unit.api.test_servers import call
 from tests.unit.api.test_servers import cloud  # noqa: F401 - fixture
 from tests.unit.api.test_servers import instance_count
+from tests import probes
 
 SERVERS = '/compute/v2.1/servers'
 
@@ -69,7 +70,7 @@ def test_a_server_boots_from_a_volume_that_outlives_it_and_boots_again(
     assert (volume['status'], volume['attachments'][0]['server_id'],
             volume['attachments'][0]['device']) == ('in-use', server_id, '/dev/vda')
     driver = virt.get_driver()
-    assert driver.volume_attached(server_id, volume_id) == '/dev/vda'
+    assert probes.volume_attached(driver, server_id, volume_id) == '/dev/vda'
 
     # Nova's answers: the root cannot be detached, nor booted by a second server.
     detach = call(application, 'DELETE', '%s/%s/os-volume_attachments/%s'
@@ -84,13 +85,13 @@ def test_a_server_boots_from_a_volume_that_outlives_it_and_boots_again(
     _delete(application, cloud, server_id)
     volume = _volume(application, cloud, volume_id)
     assert (volume['status'], volume['attachments']) == ('available', [])
-    assert driver.volume_exists(volume_id)  # its data stays, on its host
+    assert probes.volume_exists(driver, volume_id)  # its data stays, on its host
 
     again = _boot_from(application, cloud, volume_id, name='again')
     assert again.status_int == 202, again.text
     server_id = again.json['server']['id']
     assert _server(application, cloud, server_id)['status'] == 'ACTIVE'
-    assert driver.volume_attached(server_id, volume_id) == '/dev/vda'
+    assert probes.volume_attached(driver, server_id, volume_id) == '/dev/vda'
     _delete(application, cloud, server_id)
     assert _volume(application, cloud, volume_id)['status'] == 'available'
 
@@ -151,7 +152,7 @@ def test_a_failed_boot_gives_the_volume_back_once_the_server_is_deleted(
     # Still the failed server's (Nova keeps it attached until the delete); the
     # bytes the boot copied from the image are gone with the rollback.
     assert _volume(application, cloud, volume_id)['status'] == 'attaching'
-    assert not virt.get_driver().volume_exists(volume_id)
+    assert not probes.volume_exists(virt.get_driver(), volume_id)
     _delete(application, cloud, server_id)
     assert _volume(application, cloud, volume_id)['status'] == 'available'
     retry = _boot_from(application, cloud, volume_id, name='retry')

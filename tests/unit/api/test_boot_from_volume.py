@@ -14,6 +14,7 @@ from provisioner import virt
 from tests.unit.api.test_servers import application  # noqa: F401 - fixture
 from tests.unit.api.test_servers import call
 from tests.unit.api.test_servers import cloud  # noqa: F401 - fixture
+from tests import probes
 
 
 @pytest.fixture
@@ -63,17 +64,17 @@ def test_boot_from_volume(application, cloud, disk_image,  # noqa: F811
         (volume_id, 'in-use', 'true', 2)
     assert volume['attachments'][0]['device'] == '/dev/vda'
     driver = virt.get_driver()
-    assert driver.volume_attached(server_id, volume_id) == '/dev/vda'  # the root disk
+    assert probes.volume_attached(driver, server_id, volume_id) == '/dev/vda'  # the root disk
 
     assert call(application, 'DELETE', '/compute/v2.1/servers/' + server_id,
                 token=cloud['token']).status_int == 204
     left = _volumes(application, cloud)
     if delete_on_termination:
-        assert left == [] and not driver.volume_exists(volume_id)
+        assert left == [] and not probes.volume_exists(driver, volume_id)
     else:
         assert [(v['id'], v['status'], v['attachments']) for v in left] == \
             [(volume_id, 'available', [])]
-        assert driver.volume_exists(volume_id)
+        assert probes.volume_exists(driver, volume_id)
 
 
 def test_a_failed_boot_from_volume_deletes_the_new_volume(application, cloud,  # noqa
@@ -87,7 +88,7 @@ def test_a_failed_boot_from_volume_deletes_the_new_volume(application, cloud,  #
     volume_id = naming.boot_volume_id(server_id)
     [volume] = _volumes(application, cloud)
     assert (volume['id'], volume['status']) == (volume_id, 'creating')
-    assert not virt.get_driver().volume_exists(volume_id)
+    assert not probes.volume_exists(virt.get_driver(), volume_id)
     call(application, 'DELETE', '/compute/v2.1/servers/' + server_id,
          token=cloud['token'])
     assert [v['status'] for v in _volumes(application, cloud)] == ['available']

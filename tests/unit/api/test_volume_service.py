@@ -34,6 +34,7 @@ from provisioner.volume import volumes
 from tests.unit.api.test_servers import call
 from tests.unit import fixtures
 from tests.unit.flows.conftest import run_until
+from tests import probes
 
 from flows import constants as c
 
@@ -177,7 +178,7 @@ def test_attach_detach_delete(application, vcloud):
     assert shown['attachments'][0]['server_id'] == server_id and device.startswith(
         '/dev/vd')
     driver = virt.get_driver()
-    assert driver.volume_attached(server_id, volume['id']) == device
+    assert probes.volume_attached(driver, server_id, volume['id']) == device
     listed = call(application, 'GET', attachments_path(server_id),
                   token=vcloud['token']).json['volumeAttachments']
     assert listed == [{'id': volume['id'], 'volumeId': volume['id'],
@@ -196,13 +197,13 @@ def test_attach_detach_delete(application, vcloud):
                     token=vcloud['token'])
     assert response.status_int == 202
     assert show(application, vcloud, volume['id'])['status'] == 'available'
-    assert driver.volume_attached(server_id, volume['id']) is None
+    assert probes.volume_attached(driver, server_id, volume['id']) is None
     not_attached = call(application, 'DELETE',
                         attachments_path(server_id, volume['id']), token=vcloud['token'])
     assert not_attached.status_int == 404
     assert call(application, 'DELETE', vpath(vcloud, '/' + volume['id']),
                 token=vcloud['token']).status_int == 202
-    assert not driver.volume_exists(volume['id'])
+    assert not probes.volume_exists(driver, volume['id'])
     actions = call(application, 'GET', '/compute/v2.1/servers/%s/os-instance-actions'
                    % server_id, token=vcloud['token']).json['instanceActions']
     assert [a['action'] for a in actions][:2] == ['detach_volume', 'attach_volume']
@@ -219,8 +220,8 @@ def test_a_failed_attach_rolls_back(application, vcloud, step, conf):
     shown = show(application, vcloud, volume['id'])
     assert (shown['status'], shown['attachments']) == ('available', [])
     driver = virt.get_driver()
-    assert driver.volume_attached(server_id, volume['id']) is None
-    assert not driver.volume_exists(volume['id'])  # fresh: its file went too
+    assert probes.volume_attached(driver, server_id, volume['id']) is None
+    assert not probes.volume_exists(driver, volume['id'])  # fresh: its file went too
     # ... and it attaches fine afterwards.
     assert attach(application, vcloud, server_id, volume['id']).status_int == 200
     assert show(application, vcloud, volume['id'])['status'] == 'in-use'
@@ -245,7 +246,7 @@ def test_an_attach_interrupted_after_plugging_resumes(application, vcloud):
     assert runner.run_action(instance_id, action_id) == tf_states.SUCCESS
     shown = show(application, vcloud, volume['id'])
     assert shown['status'] == 'in-use'
-    assert virt.get_driver().volume_attached(server_id, volume['id']) == \
+    assert probes.volume_attached(virt.get_driver(), server_id, volume['id']) == \
         shown['attachments'][0]['device']
     assert actions.unfinished() == []
 
@@ -260,7 +261,7 @@ def test_a_volume_from_an_image_is_a_full_copy_made_at_its_first_attachment(
     assert (volume['bootable'], volume['volume_image_metadata']) == (
         'true', {'image_id': image_id})
     driver = virt.get_driver()
-    assert not driver.volume_exists(volume['id'])  # no host holds it yet
+    assert not probes.volume_exists(driver, volume['id'])  # no host holds it yet
     server_id = boot(vcloud)
     assert attach(application, vcloud, server_id, volume['id']).status_int == 200
     assert show(application, vcloud, volume['id'])['status'] == 'in-use'
@@ -302,7 +303,7 @@ def test_a_volume_whose_image_vanished_is_not_made_blank(application, vcloud):
     attach(application, vcloud, server_id, volume['id'])
     shown = show(application, vcloud, volume['id'])
     assert (shown['status'], shown['attachments']) == ('available', [])
-    assert not virt.get_driver().volume_exists(volume['id'])
+    assert not probes.volume_exists(virt.get_driver(), volume['id'])
     [action] = [a for a in actions.list_for(server_id)
                 if a['action'] == 'attach_volume']
     assert 'deleted before volume %s' % volume['id'] in action['message']
@@ -333,7 +334,7 @@ def test_a_guest_that_holds_on_to_the_disk_keeps_it_attached(application, vcloud
     shown = show(application, vcloud, volume['id'])
     assert shown['status'] == 'in-use'  # the detach rolled back: still plugged in
     device = shown['attachments'][0]['device']
-    assert virt.get_driver().volume_attached(server_id, volume['id']) == device
+    assert probes.volume_attached(virt.get_driver(), server_id, volume['id']) == device
     assert _DISKS['instance-%s' % server_id][False]  # back in its definition too
     [detach, _attach] = call(application, 'GET', '/compute/v2.1/servers/%s/'
                              'os-instance-actions' % server_id,

@@ -7,6 +7,7 @@ from provisioner.catalog import images
 from provisioner.network import shared as networks
 from provisioner.compute import api as compute_api
 from provisioner import virt
+from tests import probes
 
 
 @pytest.fixture
@@ -43,13 +44,12 @@ def leftovers(hypervisor, api, instance_id):
     """What the instance still owns anywhere: hypervisor, IPAM, volumes, claim."""
     from provisioner import naming
     from provisioner.network import ipam
-    from provisioner.scheduler import claims
     from provisioner.volume import volumes
     found = hypervisor.leftovers(instance_id,
                                  [naming.volume_id(instance_id, i) for i in range(4)])
     found += ['port %s' % p['ip'] for p in ipam.ports_for(instance_id)]
     found += ['volume row %s' % v['id'] for v in volumes.for_instance(instance_id)]
-    if claims.has_claim(instance_id):
+    if probes.has_claim(instance_id):
         found.append('claim')
     return found
 

@@ -13,6 +13,7 @@ from provisioner import exception
 from tests.unit.flows.conftest import boot_request
 from tests.unit.flows.conftest import leftovers
 from tests.unit.flows.conftest import run_until
+from tests import probes
 
 from flows import constants as c
 
@@ -257,4 +258,4 @@ def test_names_are_data(api, hypervisor, name):
     assert api.show(name)['id'] == instance_id
     label = naming.hostname(name)
     assert label and all(c.isalnum() or c == '-' for c in label)
-    assert hypervisor.domain_exists(instance_id)
+    assert probes.domain_exists(hypervisor, instance_id)

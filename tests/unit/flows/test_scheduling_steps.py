@@ -7,8 +7,8 @@ from provisioner.compute import states
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
-from provisioner.scheduler import claims
 from tests.unit.flows.conftest import boot_request
+from tests import probes
 
 from flows import constants as c
 from flows.steps import scheduling
@@ -28,18 +28,18 @@ def test_select_hosts_offers_this_host_and_marks_scheduling(api, instance_id, co
 def test_claim_then_its_revert(api, instance_id, conf):
     step = scheduling.ClaimResources(c.CLAIM_RESOURCES)
     host = step.execute(instance_id, [conf.host])
-    assert host == conf.host and claims.has_claim(instance_id)
+    assert host == conf.host and probes.has_claim(instance_id)
     assert api.show(instance_id)['host'] == conf.host
     step.revert(instance_id, result=host)
     step.revert(instance_id, result=host)  # a resumed revert finds nothing to release
-    assert not claims.has_claim(instance_id)
+    assert not probes.has_claim(instance_id)
 
 
 def test_claim_skips_the_hosts_this_boot_failed_on(instance_id, conf):
     step = scheduling.ClaimResources(c.CLAIM_RESOURCES)
     with pytest.raises(exception.NoValidHost):
         step.execute(instance_id, [conf.host], failed_hosts=[conf.host])
-    assert not claims.has_claim(instance_id)
+    assert not probes.has_claim(instance_id)
 
 
 def test_release_claim_gives_the_resources_back_once(instance_id, conf):
@@ -47,7 +47,7 @@ def test_release_claim_gives_the_resources_back_once(instance_id, conf):
     step = scheduling.ReleaseClaim(c.RELEASE_CLAIM)
     step.execute(instance_id)
     step.execute(instance_id)
-    assert not claims.has_claim(instance_id)
+    assert not probes.has_claim(instance_id)
 
 
 def _vcpus_used(host):

@@ -10,6 +10,7 @@ import pytest
 from provisioner import exception
 from provisioner.virt import spec as virt_spec
 from provisioner.virt.libvirt import storage
+from tests import probes
 
 MAC = '52:54:00:00:00:01'
 
@@ -103,10 +104,10 @@ def test_overlay_is_at_least_the_base_size(driver, instance_uuid, tmp_path):
 def test_volumes_twice(driver):
     path = driver.create_volume('vol-1', 2)
     assert driver.create_volume('vol-1', 2) == path
-    assert driver.volume_exists('vol-1')
+    assert probes.volume_exists(driver, 'vol-1')
     driver.delete_volume('vol-1')
     driver.delete_volume('vol-1')
-    assert not driver.volume_exists('vol-1')
+    assert not probes.volume_exists(driver, 'vol-1')
 
 
 def test_pool_of_another_host_is_left_to_it(driver, conf, tmp_path):
@@ -125,7 +126,7 @@ def test_pool_of_another_host_is_left_to_it(driver, conf, tmp_path):
         os.path.dirname(path)
     storage.delete_pool(conn, 'provisioner-volumes')  # the other host went
     assert driver.pool_names()[1] == volumes_pool
-    assert driver.volume_exists('vol-1')
+    assert probes.volume_exists(driver, 'vol-1')
 
 
 def test_pool_pointing_elsewhere_is_reported(driver, conf, tmp_path):
@@ -152,7 +153,7 @@ def test_domain_lifecycle_twice(driver, instance_uuid):
     assert driver.power_state(instance_uuid) == 'nostate'
     driver.define_domain(_spec(driver, instance_uuid))
     driver.define_domain(_spec(driver, instance_uuid, vcpus=2))  # redefined in place
-    assert driver.domain_exists(instance_uuid)
+    assert probes.domain_exists(driver, instance_uuid)
     assert driver.power_state(instance_uuid) == 'shutdown'
     driver.start_domain(instance_uuid)
     driver.start_domain(instance_uuid)
@@ -163,7 +164,7 @@ def test_domain_lifecycle_twice(driver, instance_uuid):
     assert domain.metadata(libvirt.VIR_DOMAIN_METADATA_TITLE, None) == '<x>&"\''
     driver.destroy_domain(instance_uuid)
     driver.destroy_domain(instance_uuid)
-    assert not driver.domain_exists(instance_uuid)
+    assert not probes.domain_exists(driver, instance_uuid)
     assert driver.power_state(instance_uuid) == 'nostate'
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from provisioner import exception
 from provisioner.virt import spec as virt_spec
+from tests import probes
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def test_power_off_is_clean_and_idempotent(driver, running):
     assert driver.power_off(running, timeout=5) is True
     assert driver.power_state(running) == 'shutdown'
     assert driver.power_off(running, timeout=5) is True  # already off: success
-    assert driver.domain_exists(running)  # powered off, never undefined
+    assert probes.domain_exists(driver, running)  # powered off, never undefined
 
 
 def test_power_off_without_a_domain_is_success(driver, instance_uuid):
