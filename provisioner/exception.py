@@ -82,6 +82,6 @@ class NoValidHost(ProvisionerError):
 
 
 class InjectedFault(ProvisionerError):
-    """Raised by a test-only fault point (see provisioner.faults)."""
+    """Raised by a test-only fault point (see provisioner.fault_injection)."""
 
     msg_fmt = "Injected fault at step %(step)s"

@@ -21,7 +21,7 @@ def main(argv=None):
     from provisioner.engine import conductor
     from provisioner.engine import jobs
     from provisioner.engine import reports
-    from provisioner import faults
+    from provisioner import fault_injection
     from provisioner.maintenance import audit as maintenance_audit
     from provisioner import rpc
 
@@ -32,7 +32,7 @@ def main(argv=None):
     board = daemon.wait_for('The jobboard at redis://%s' % jobs.redis_location(),
                             jobs.get_board)
     worker = conductor.Conductor(board, on_lease_taken=(
-        faults.stop_taking_lease if CONF.fault_injection.stop_taking_lease else None))
+        fault_injection.stop_taking_lease if CONF.fault_injection.stop_taking_lease else None))
     server = rpc.get_server(CONF.engine.topic, worker.name,
                             [reports.WorkerReportsEndpoint(),
                              maintenance_audit.EngineMaintenanceEndpoint()])

@@ -1,7 +1,7 @@
 """[fault_injection]: test-only fault points, never part of a deployment's configuration.
 
 The functional tests and benches set these to fail, kill or pause a process right
-after a step's side effect (provisioner.faults). They are registered like every
+after a step's side effect (provisioner.fault_injection). They are registered like every
 option, so a test's configuration file or environment can set them, but they are
 left out of the sample configuration (``list_opts`` gives none): an operator never
 sees them as settings of the product.

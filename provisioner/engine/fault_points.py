@@ -13,7 +13,7 @@ from taskflow.types import failure as tf_failure
 
 from provisioner.compute import instances
 from provisioner.conf import CONF
-from provisioner import faults
+from provisioner import fault_injection
 
 from flows import constants
 
@@ -35,7 +35,7 @@ def install(engine):
 def _host_of(arguments):
     """The instance's chosen host, for STEP@HOST points (None before the claim)."""
     instance_id = arguments.get(constants.INSTANCE_ID)
-    if instance_id is None or not faults.scoped_to_hosts():
+    if instance_id is None or not fault_injection.scoped_to_hosts():
         return None
     return instances.host_of(instance_id)
 
@@ -68,7 +68,7 @@ class FaultPoints(tf_executor.TaskExecutor):
             event, result = future.result()
             if not isinstance(result, tf_failure.Failure):
                 try:
-                    faults.check(task.name, host=_host_of(arguments))
+                    fault_injection.check(task.name, host=_host_of(arguments))
                 except Exception:
                     result = tf_failure.Failure()
             done.set_result((event, result))

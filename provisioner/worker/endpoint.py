@@ -11,7 +11,7 @@ import time
 from taskflow.types import failure as tf_failure
 
 from provisioner import exception
-from provisioner import faults
+from provisioner import fault_injection
 from provisioner import rpc
 from provisioner.worker import rpcapi
 
@@ -31,7 +31,7 @@ def run_step(host, step, name, payload):
     try:
         cls = registry.host_step_named(step)
         outcome = cls().run(steps_base.from_wire(cls.Payload, payload))
-        faults.check(name, host=host)
+        fault_injection.check(name, host=host)
     except Exception:
         outcome = tf_failure.Failure()
         LOG.warning('Step %s failed here: %s', name, outcome.exception_str)
