@@ -7,6 +7,7 @@ reservation).
 
 import sqlalchemy as sa
 
+from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner.quota import limits
@@ -39,6 +40,22 @@ def check(session, project_id, resource):
     limit = limits.limits(session, project_id, RESOURCES)[resource]
     if limit != limits.UNLIMITED and usage(session, project_id)[resource] + 1 > limit:
         raise OverQuota(resource=resource, limit=limit)
+
+
+def limits_and_usage(project_id):
+    """{resource: (limit, used)} of a project's network resources."""
+    with db_api.transaction() as session:
+        found = limits.limits(session, project_id, RESOURCES)
+        used = usage(session, project_id)
+    return {r: (found[r], used[r]) for r in RESOURCES}
+
+
+def set_project_limits(project_id, wanted):
+    """set_limits of an existing project, in a transaction of its own."""
+    with db_api.transaction() as session:
+        if session.get(models.Project, project_id) is None:
+            raise exception.NotFound(kind='Project', name=project_id)
+        set_limits(session, project_id, wanted)
 
 
 def set_limits(session, project_id, wanted):

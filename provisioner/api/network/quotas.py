@@ -8,9 +8,6 @@ from provisioner.api.network import schemas
 from provisioner.api.network import views
 from provisioner.api import validation
 from provisioner.api import wsgi
-from provisioner.db import api as db_api
-from provisioner.db import models
-from provisioner import exception
 from provisioner import policy
 from provisioner.quota import limits
 from provisioner.quota import networks as network_quotas
@@ -21,34 +18,24 @@ def _authorize(req, project_id, action='quota:show'):
     policy.authorize_owned(req.context, action, project_id, 'Project', project_id)
 
 
-def _quota(project_id):
-    """{resource: (limit, used)} of the resources counted."""
-    with db_api.transaction() as session:
-        found = limits.limits(session, project_id, network_quotas.RESOURCES)
-        used = network_quotas.usage(session, project_id)
-    return {r: (found[r], used[r]) for r in network_quotas.RESOURCES}
-
-
 @wsgi.route('GET', '/v2.0/quotas/{project_id}')
 def show_quota(req, project_id):
     _authorize(req, project_id)
-    return wsgi.json_response(views.quota(_quota(project_id)))
+    return wsgi.json_response(views.quota(network_quotas.limits_and_usage(project_id)))
 
 
 @wsgi.route('GET', '/v2.0/quotas/{project_id}/details')
 def show_quota_details(req, project_id):
     _authorize(req, project_id)
-    return wsgi.json_response(views.quota(_quota(project_id), details=True))
+    return wsgi.json_response(views.quota(network_quotas.limits_and_usage(project_id),
+                                          details=True))
 
 
 @wsgi.route('PUT', '/v2.0/quotas/{project_id}')
 @validation.schema(schemas.QUOTA_UPDATE)
 def update_quota(req, project_id, body):
     _authorize(req, project_id, 'quota:set')
-    with db_api.transaction() as session:
-        if session.get(models.Project, project_id) is None:
-            raise exception.NotFound(kind='Project', name=project_id)
-        network_quotas.set_limits(session, project_id, body['quota'])
+    network_quotas.set_project_limits(project_id, body['quota'])
     return show_quota(req, project_id)
 
 
