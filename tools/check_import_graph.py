@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Fail when the top-level areas of provisioner import each other in a cycle, when
-the modules of one area do, or when an import crosses a declared wall.
+"""Fail when an import goes up the layer order, when the top-level areas of
+provisioner import each other in a cycle, when the modules of one area do, when an
+import crosses a declared wall, or when a module holding a host half reaches the
+database.
 
 An area is ``provisioner.<subpackage or module>`` or the ``flows`` package. Every
 import counts, at module level or inside a function: a lazy import is still a
@@ -16,16 +18,45 @@ import sys
 
 PACKAGES = ('provisioner', 'flows')
 
-# area -> areas it must never import (the declared walls). '*' means every area
-# except those listed under ALLOWED.
+# The layers, top first: an area imports only areas of the layers below its own, and
+# the areas of one layer never import each other. A new area takes its place here.
+LAYERS = (
+    ('provisioner.cmd',),                                # the daemons and the CLI
+    ('provisioner.dashboard',),                          # a page on the REST API
+    ('provisioner.api', 'provisioner.engine'),           # the REST API; flow runners
+    ('provisioner.worker',),                             # a host's side of the steps
+    ('flows',),                                          # the steps and their flows
+    ('provisioner.notifications', 'provisioner.volume'),  # the services...
+    ('provisioner.compute',),
+    ('provisioner.scheduler',),
+    ('provisioner.catalog',),
+    ('provisioner.maintenance',),
+    ('provisioner.virt',),                               # ...and this host's hypervisor
+    ('provisioner.image',),
+    ('provisioner.client',),                             # provisioner-api's client
+    ('provisioner.network',),
+    ('provisioner.deployment', 'provisioner.identity', 'provisioner.leftovers',
+     'provisioner.quota'),
+    ('provisioner.db', 'provisioner.fault_injection', 'provisioner.fileperms',
+     'provisioner.policy', 'provisioner.rpc', 'provisioner.token_files',
+     'provisioner.validation'),
+    ('provisioner.conf', 'provisioner.disk_formats', 'provisioner.exception',
+     'provisioner.naming', 'provisioner.policies', 'provisioner.progress',
+     'provisioner.redact', 'provisioner.schemas'),         # plain helpers
+)
+
+# area -> areas it must never import though they lie below it (the declared walls).
+# '*' means every area except those listed under ALLOWED.
 FORBIDDEN = {
     'provisioner.db': '*',
     'provisioner.conf': '*',
     'provisioner.virt': ('provisioner.db',),
-    'flows': ('provisioner.cmd', 'provisioner.api', 'provisioner.client'),
+    # The REST API calls the services; flows, hosts and the database are theirs.
+    'provisioner.api': ('provisioner.db', 'provisioner.virt', 'provisioner.worker',
+                        'flows'),
     # A hypervisor host holds no database (issue 13 item 1; at run time too:
-    # provisioner.worker.no_database), and the engine sits above its workers.
-    'provisioner.worker': ('provisioner.db', 'provisioner.engine'),
+    # provisioner.worker.no_database).
+    'provisioner.worker': ('provisioner.db',),
 }
 # What the bottom layers may still use: plain helpers that import nothing above them.
 ALLOWED = {
@@ -301,9 +332,27 @@ def host_halves_reaching_the_database(root, packages=PACKAGES):
     return found
 
 
+def layer_problems(edges, layers, reported=()):
+    """Lines for each import that does not go down the layer order, and each area
+    that has no layer; ``reported``: edges already named (a cycle, a wall)."""
+    level = {area: index for index, layer in enumerate(layers) for area in layer}
+    found = ['layer: %s has no place in the layer order (add it to LAYERS)' % area
+             for area in sorted({a for edge in edges for a in edge} - set(level))]
+    for (source, target), sites in sorted(edges.items()):
+        if source not in level or target not in level or (source, target) in reported \
+                or level[target] > level[source]:
+            continue
+        how = 'its own layer' if level[target] == level[source] else 'a layer above it'
+        for path, line, imported in sites:
+            found.append('layer: %s must not import %s, of %s (%s:%d imports %s)'
+                         % (source, target, how, path, line, imported))
+    return found
+
+
 def problems(root, packages=PACKAGES, forbidden=None, allowed=None,
-             known_cycles=KNOWN_CYCLE_EDGES):
-    """Human-readable lines, one per cycle or wall crossing (empty when clean)."""
+             known_cycles=KNOWN_CYCLE_EDGES, layers=LAYERS):
+    """Human-readable lines, one per cycle, wall crossing or import up the layers
+    (empty when clean)."""
     forbidden = FORBIDDEN if forbidden is None else forbidden
     allowed = ALLOWED if allowed is None else allowed
     edges = import_graph(root, packages)
@@ -311,21 +360,24 @@ def problems(root, packages=PACKAGES, forbidden=None, allowed=None,
     for source, target in edges:
         if (source, target) not in known_cycles:
             successors.setdefault(source, set()).add(target)
-    found = []
+    found, reported = [], set(known_cycles)
     for component in _strongly_connected(successors, successors):
         cycle = _one_cycle(component, successors)
         found.append('cycle: %s' % ' -> '.join(cycle))
         for source, target in zip(cycle, cycle[1:]):
             path, line, imported = edges[(source, target)][0]
             found.append('    %s:%d imports %s' % (path, line, imported))
+        reported.update((s, t) for s, t in edges if s in component and t in component)
     for (source, target), sites in sorted(edges.items()):
         walled = forbidden.get(source, ())
         crosses = (target not in allowed.get(source, ()) if walled == '*'
                    else target in walled)
         if crosses:
+            reported.add((source, target))
             for path, line, imported in sites:
                 found.append('wall: %s must not import %s (%s:%d imports %s)'
                              % (source, target, path, line, imported))
+    found.extend(layer_problems(edges, layers, reported))
     found.extend(module_cycles(root, packages))
     found.extend(host_halves_reaching_the_database(root, packages))
     return found

@@ -57,18 +57,37 @@ def test_walls(checker, tmp_path):
         'provisioner/conf/__init__.py': 'CONF = None\n',
         'provisioner/virt/driver.py': 'import provisioner.db.api\n',
         'provisioner/db/api.py': '',
-        'flows/power.py': 'from provisioner.cmd import cli\n',
-        'provisioner/cmd/cli.py': '',
+        'provisioner/api/servers.py': 'from provisioner.virt import driver\n',
     })
     found = checker.problems(str(tmp_path), known_cycles=())
     assert found == [
-        'wall: flows must not import provisioner.cmd (flows/power.py:1 imports '
-        'provisioner.cmd.cli)',
+        'wall: provisioner.api must not import provisioner.virt '
+        '(provisioner/api/servers.py:1 imports provisioner.virt.driver)',
         'wall: provisioner.db must not import provisioner.engine '
         '(provisioner/db/migration.py:1 imports provisioner.engine.persistence)',
         'wall: provisioner.virt must not import provisioner.db '
         '(provisioner/virt/driver.py:1 imports provisioner.db.api)',
     ]
+
+
+def test_an_import_up_or_across_the_layers_fails_and_a_new_area_needs_a_place(
+        checker, tmp_path):
+    _package(tmp_path, {
+        'flows/power.py': 'from provisioner.cmd import cli\n',
+        'provisioner/cmd/cli.py': '',
+        'provisioner/api/servers.py': 'def flow():\n'
+                                      '    from provisioner.engine import runner\n',
+        'provisioner/engine/runner.py': 'from provisioner.agents import l2\n',
+        'provisioner/agents/l2.py': '',
+    })
+    assert checker.problems(str(tmp_path), known_cycles=()) == [
+        'layer: provisioner.agents has no place in the layer order (add it to LAYERS)',
+        'layer: flows must not import provisioner.cmd, of a layer above it '
+        '(flows/power.py:1 imports provisioner.cmd.cli)',
+        'layer: provisioner.api must not import provisioner.engine, of its own layer '
+        '(provisioner/api/servers.py:2 imports provisioner.engine.runner)',
+    ]
+    assert checker.main([str(tmp_path)]) == 1
 
 
 def test_a_clean_tree_passes(checker, tmp_path):
@@ -96,8 +115,8 @@ def test_the_worker_is_walled_off_the_database_and_the_engine(checker, tmp_path)
     assert checker.problems(str(tmp_path), known_cycles=()) == [
         'wall: provisioner.worker must not import provisioner.db '
         '(provisioner/worker/endpoint.py:2 imports provisioner.db.api)',
-        'wall: provisioner.worker must not import provisioner.engine '
-        '(provisioner/worker/service.py:1 imports provisioner.engine.remote)',
+        'layer: provisioner.worker must not import provisioner.engine, of a layer '
+        'above it (provisioner/worker/service.py:1 imports provisioner.engine.remote)',
     ]
 
 
