@@ -2,9 +2,10 @@
 
 This is the engine API of the documented flow (steps 6-7 and the queries after it).
 provisioner-api calls it for every compute request, and the all-in-one CLI calls it
-in-process: the one door to compute. It records each request and persists its flow
-with the deployment's runner; where the flow then runs (the caller, this process's
-threads or an engine) is the deployment's (provisioner.deployment).
+in-process: the one door to compute. It records each request (the instance or its
+state, the instance action and the uuid of the flow that will carry it out), from
+which whoever runs the flow builds and persists it (provisioner.engine.runner):
+the caller all-in-one, else the deployment's dispatcher (provisioner.deployment).
 """
 
 import os
@@ -42,8 +43,9 @@ _PAST = {'resume': 'resumed', 'rollback': 'rolled back'}
 
 class ComputeAPI:
     """Instance operations on behalf of one authenticated RequestContext, in one
-    deployment (provisioner.deployment.Deployment: its runner persists and runs the
-    flows; all-in-one its hypervisor is this host's)."""
+    deployment (provisioner.deployment.Deployment: its runner runs the flows of the
+    all-in-one CLI's requests in the caller; all-in-one its hypervisor is this
+    host's)."""
 
     def __init__(self, context, deployment):
         self.context = context
@@ -344,7 +346,6 @@ class ComputeAPI:
                     instance.request_spec, boot_volume=self._record_boot_volume(
                         session, instance_id, image_row, boot_volume))
             actions.record(session, self.context, instance_id, actions.CREATE, flow_uuid)
-        self._flows.prepare_boot(instance_id, flow_uuid)
         return instance_id
 
     def _image_of_volume(self, session, volume_id, image):
@@ -444,7 +445,9 @@ class ComputeAPI:
     # -- power actions ---------------------------------------------------------------
 
     def power_action(self, name_or_id, action, hard=False):
-        """Record a stop, start or reboot and persist its flow; (instance id, action id).
+        """Record a stop, start or reboot; (instance id, action id). Its flow is
+        built from the action and the task_state (a hard reboot's is
+        REBOOTING_HARD) by whoever runs it.
 
         The instance must be in a state the action applies to and have no task under
         way (Nova's 409 otherwise); the check and the new task_state are one
@@ -469,5 +472,4 @@ class ComputeAPI:
             flow_uuid = str(uuid.uuid4())
             action_id = actions.record(session, self.context, instance_id, action,
                                        flow_uuid)
-        self._flows.prepare_action(instance_id, action_id, action, flow_uuid, hard=hard)
         return instance_id, action_id

@@ -1,7 +1,9 @@
 """Where an accepted request's flow runs: here (all-in-one) or on an engine.
 
-provisioner-api records every request in the database (instance row, action, the
-persisted flow) before it answers, then hands the flow to a dispatcher:
+provisioner-api records every request in the database (the instance row or its new
+state, the instance action and its flow's uuid: what its flow is built from) before
+it answers, then hands the flow to a dispatcher; whoever runs it builds and
+persists it first (provisioner.engine.runner):
 
 * ``LocalDispatcher`` (all-in-one): a pool of this process's threads runs it,
   under the instance's file lock. Flows this process (or a killed predecessor)

@@ -37,11 +37,13 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import persistence
 from provisioner import redact
+from provisioner.volume import api as volume_api
 
 from flows import boot
 from flows import constants
 from flows import delete
 from flows import power
+from flows import volume
 from flows.steps import base as steps_base
 
 PENDING, RUNNING, DONE, FAILED, REVERTING, REVERTED = (
@@ -160,7 +162,11 @@ def _structure_of(action, flow_detail):
         return structure(_factory_name(boot.create_flow))
     if action['action'] == actions.DELETE:
         return structure(_factory_name(delete.create_flow))
-    _name, factory, args = power.factory(action['action'])
+    if action['action'] in volume_api.VOLUME_ACTIONS:
+        # The volume's id is a value the flow injects: the structure is the same.
+        _name, factory, args = volume.factory(action['action'], None)
+    else:
+        _name, factory, args = power.factory(action['action'])
     return structure(_factory_name(factory), args)
 
 

@@ -3,8 +3,10 @@
 The boot flow is persisted: its flow detail (in a logbook named after the instance)
 records each step's state and result, so ``run_boot`` continues a boot from its last
 persisted step whether it was never started, interrupted, or is being rolled back.
-Power actions (stop, start, reboot) are persisted the same way, one flow detail per
-action in the same logbook (``prepare_action``, ``run_action``).
+Power actions (stop, start, reboot) and volume attaches and detaches are persisted
+the same way, one flow detail per action in the same logbook (``run_action``). A
+request only records the instance action and its flow's uuid: the flow detail is
+saved by whoever first runs it (``boot_flow_detail``, ``action_flow_detail``).
 
 Every flow carries out an instance action: its steps are recorded as the action's
 events, the action is finished when the flow ends, and a versioned notification is
@@ -55,13 +57,11 @@ class RollbackRequested(exception.ProvisionerError):
     msg_fmt = 'Boot rolled back at the user\'s request.'
 
 
-def prepare_boot(instance_id, flow_uuid):
-    """Persist the instance's boot flow, not yet started, under a uuid chosen earlier.
-
-    The instance row records flow_uuid first, so a process killed between the two
-    writes leaves a row whose flow run_boot creates on its next attempt.
-    """
-    return _save_flow(instance_id, flow_uuid, constants.BOOT_FLOW, boot.create_flow)
+def boot_flow_detail(instance_id, flow_uuid):
+    """The instance's persisted boot flow, saved on first use under the uuid the
+    request recorded (the request only records; whoever runs the flow builds it)."""
+    return (persistence.get_flow_detail(flow_uuid)
+            or _save_flow(instance_id, flow_uuid, constants.BOOT_FLOW, boot.create_flow))
 
 
 def _save_flow(instance_id, flow_uuid, flow_name, factory, factory_args=()):
@@ -109,15 +109,23 @@ def _step_executor():
         return _executor
 
 
-def prepare_action(instance_id, action_id, action, flow_uuid, hard=False,
-                   volume_id=None):
-    """Persist the flow of a power action (stop, start, reboot) or of a volume's
-    attach or detach (``volume_id``), not yet started."""
-    if action in volume_api.VOLUME_ACTIONS:
-        flow_name, factory, factory_args = volume.factory(action, volume_id)
+def action_flow_detail(instance_id, action):
+    """The persisted flow of a power action (stop, start, reboot: a hard reboot's
+    task_state is REBOOTING_HARD) or of a volume's attach or detach, saved on first
+    use from the recorded action (an instance action row)."""
+    flow_detail = persistence.get_flow_detail(action['flow_uuid'])
+    if flow_detail is not None:
+        return flow_detail
+    if action['action'] in volume_api.VOLUME_ACTIONS:
+        flow_name, factory, factory_args = volume.factory(
+            action['action'], volumes.for_action(action['id']))
     else:
-        flow_name, factory, factory_args = power.factory(action, hard)
-    return _save_flow(instance_id, flow_uuid, flow_name, factory, factory_args)
+        with db_api.transaction() as session:
+            task_state = instances.get_row(session, instance_id).task_state
+        flow_name, factory, factory_args = power.factory(
+            action['action'], task_state == states.REBOOTING_HARD)
+    return _save_flow(instance_id, action['flow_uuid'], flow_name, factory,
+                      factory_args)
 
 
 def _atoms(flow):
@@ -259,8 +267,7 @@ def run_boot(instance_id, flow_uuid, progress=None, rollback=False, lease=None,
             LOG.info('Boot of instance %s not run: the instance was deleted',
                      instance_id)
             return None
-        flow_detail = (persistence.get_flow_detail(flow_uuid)
-                       or prepare_boot(instance_id, flow_uuid))
+        flow_detail = boot_flow_detail(instance_id, flow_uuid)
         action_id = actions.for_flow(instance_id, flow_uuid)
         if _not_started(flow_detail) and not rollback:
             _notify_start(instance_id, actions.CREATE, action_id)
@@ -310,14 +317,7 @@ def run_action(instance_id, action_id, lease=None, progress=None, on_engine=None
     """
     with _ownership(instance_id, lease):
         action = actions.get_by_id(action_id)
-        flow_detail = persistence.get_flow_detail(action['flow_uuid'])
-        if flow_detail is None:  # the request's process died before saving it
-            with db_api.transaction() as session:
-                task_state = instances.get_row(session, instance_id).task_state
-            flow_detail = prepare_action(instance_id, action_id, action['action'],
-                                         action['flow_uuid'],
-                                         hard=task_state == states.REBOOTING_HARD,
-                                         volume_id=volumes.for_action(action_id))
+        flow_detail = action_flow_detail(instance_id, action)
         if flow_detail.state in _ENDED:
             return flow_detail.state
         if _not_started(flow_detail):

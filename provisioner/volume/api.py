@@ -82,15 +82,10 @@ def _checked(fields, schema, size_key=None):
 
 
 class VolumeAPI:
-    """What a user may do with the volume service's volumes (policy checked here).
+    """What a user may do with the volume service's volumes (policy checked here)."""
 
-    ``deployment`` (provisioner.deployment.Deployment) persists the flows of an
-    attach and a detach with its runner.
-    """
-
-    def __init__(self, context, deployment):
+    def __init__(self, context):
         self.context = context
-        self.deployment = deployment
 
     def _get(self, session, volume_id, action):
         row = session.get(models.Volume, volume_id)
@@ -233,11 +228,11 @@ class VolumeAPI:
         if taken.rowcount != 1:
             raise exception.InvalidVolume(reason='volume %s changed meanwhile; try again'
                                                  % volume_id)
-        return action_id, flow_uuid
+        return action_id
 
     def request_attach(self, instance_id, volume_id):
-        """Check and record an attachment (volume attaching, an attach action) and
-        persist the flow that carries it out; the action's id."""
+        """Check and record an attachment (volume attaching, an attach action); the
+        action's id (its flow is built from it by whoever runs it)."""
         with db_api.transaction() as session:
             inst = self._server(session, instance_id, 'volume:attach')
             row = self._get(session, volume_id, 'volume:attach')
@@ -251,15 +246,11 @@ class VolumeAPI:
                            '%s; hosts share no storage, so it can only be attached to '
                            'servers on %s.' % (volume_id, row.host, instance_id,
                                                inst.host, row.host))
-            action_id, flow_uuid = self._record_action(
-                session, instance_id, volume_id, ATTACH, AVAILABLE, ATTACHING,
-                instance_id=instance_id)
-        self.deployment.runner.prepare_action(instance_id, action_id, ATTACH,
-                                              flow_uuid, volume_id=volume_id)
-        return action_id
+            return self._record_action(session, instance_id, volume_id, ATTACH,
+                                       AVAILABLE, ATTACHING, instance_id=instance_id)
 
     def request_detach(self, instance_id, volume_id):
-        """Check and record a detachment and persist its flow; the action's id."""
+        """Check and record a detachment; the action's id."""
         with db_api.transaction() as session:
             inst = self._server(session, instance_id, 'volume:detach')
             row = session.get(models.Volume, volume_id)
@@ -278,11 +269,8 @@ class VolumeAPI:
                 raise exception.InvalidVolume(
                     reason="volume %s status must be 'in-use' to detach, not '%s'"
                            % (volume_id, row.status))
-            action_id, flow_uuid = self._record_action(
-                session, instance_id, volume_id, DETACH, IN_USE, DETACHING)
-        self.deployment.runner.prepare_action(instance_id, action_id, DETACH,
-                                              flow_uuid, volume_id=volume_id)
-        return action_id
+            return self._record_action(session, instance_id, volume_id, DETACH,
+                                       IN_USE, DETACHING)
 
 
 def forget(session, row):

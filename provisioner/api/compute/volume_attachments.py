@@ -48,7 +48,7 @@ def show_attachment(req, server_id, volume_id):
 def attach(req, server_id, body):
     instance_id = compute(req).server_record(server_id)['id']
     volume_id = body['volumeAttachment']['volumeId']
-    action_id = volume_api.VolumeAPI(req.context, req.deployment).request_attach(
+    action_id = volume_api.VolumeAPI(req.context).request_attach(
         instance_id, volume_id)
     req.deployment.dispatcher.run_action(instance_id, action_id)
     # The device is the host's choice, known once the flow plugged the volume in.
@@ -59,7 +59,7 @@ def attach(req, server_id, body):
 @wsgi.route('DELETE', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')
 def detach(req, server_id, volume_id):
     instance_id = compute(req).server_record(server_id)['id']
-    action_id = volume_api.VolumeAPI(req.context, req.deployment).request_detach(
+    action_id = volume_api.VolumeAPI(req.context).request_detach(
         instance_id, volume_id)
     req.deployment.dispatcher.run_action(instance_id, action_id)
     return wsgi.empty_response(202)

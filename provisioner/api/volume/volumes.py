@@ -78,7 +78,7 @@ def create_volume(req, project_id, body):
     """A blank volume, or one from an image (imageRef); 202 as Cinder's."""
     check_url_project(req, project_id)
     body = body['volume']
-    volume_id = volume_api.VolumeAPI(req.context, req.deployment).create(
+    volume_id = volume_api.VolumeAPI(req.context).create(
         body.get('size'), name=body.get('name'), description=body.get('description'),
         image_ref=body.get('imageRef') or body.get('image_id'),
         availability_zone=body.get('availability_zone'))
@@ -94,14 +94,14 @@ def update_volume(req, project_id, volume_id, body):
               (('name', 'name'), ('description', 'description'),
                ('name', 'display_name'), ('description', 'display_description'))
               if alias in body}
-    volume_api.VolumeAPI(req.context, req.deployment).update(volume_id, **fields)
+    volume_api.VolumeAPI(req.context).update(volume_id, **fields)
     return wsgi.json_response({'volume': views.detail(req, _found(volume_id))})
 
 
 @wsgi.route('DELETE', '/v3/{project_id}/volumes/{volume_id}')
 def delete_volume(req, project_id, volume_id):
     check_url_project(req, project_id)
-    if volume_api.VolumeAPI(req.context, req.deployment).request_delete(volume_id):
+    if volume_api.VolumeAPI(req.context).request_delete(volume_id):
         req.deployment.dispatcher.volume_delete(volume_id)
     return wsgi.empty_response(202)
 
@@ -112,7 +112,7 @@ def volume_action(req, project_id, volume_id, body):
     """os-extend (grow a detached volume) and os-reset_status (admins: a volume a
     failed flow left attaching, detaching or error_deleting)."""
     check_url_project(req, project_id)
-    api = volume_api.VolumeAPI(req.context, req.deployment)
+    api = volume_api.VolumeAPI(req.context)
     if 'os-extend' in body:
         api.extend(volume_id, body['os-extend'].get('new_size'))
     else:

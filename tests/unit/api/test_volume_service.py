@@ -23,7 +23,6 @@ from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
-from provisioner.engine import persistence
 from provisioner.engine import runner
 from provisioner.identity import service as identity
 from provisioner import virt
@@ -236,7 +235,7 @@ def test_an_attach_interrupted_after_plugging_resumes(application, vcloud):
     assert attach(application, vcloud, server_id, volume['id']).status_int == 200
     [(instance_id, action_id)] = posted
     action = actions.get_by_id(action_id)
-    engine = runner._load_engine(persistence.get_flow_detail(action['flow_uuid']),
+    engine = runner._load_engine(runner.action_flow_detail(instance_id, action),
                                  instance_id, store={c.ACTION_ID: action_id,
                                                      c.HOST: CONF.host})
     run_until(engine, c.PLUG_VOLUME)  # the process "dies" before recording it

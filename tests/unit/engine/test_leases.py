@@ -43,7 +43,7 @@ def test_rollback_request_reaches_the_holder_and_later_holders():
 def test_fenced_flow_writes_fail_once_another_engine_holds_the_lease(
         admin_context, conf):
     flow_uuid = '6d0c43f4-0000-4000-8000-000000000002'
-    flow_detail = runner.prepare_boot(INSTANCE, flow_uuid)
+    flow_detail = runner.boot_flow_detail(INSTANCE, flow_uuid)
     stale = leases.acquire(INSTANCE, 'engine-a', ttl=0.01)
     connection = persistence.get_backend().get_connection()
     with persistence.fenced(flow_detail, stale):

@@ -29,14 +29,14 @@ def server(api):
 
 
 @pytest.fixture
-def volume(admin_context, deployment):
-    return volume_api.VolumeAPI(admin_context, deployment).create(1, name='data')
+def volume(admin_context):
+    return volume_api.VolumeAPI(admin_context).create(1, name='data')
 
 
 @pytest.fixture
-def attach(admin_context, server, volume, deployment):
+def attach(admin_context, server, volume):
     """An attach the API recorded (volume attaching): its action and payload."""
-    action_id = volume_api.VolumeAPI(admin_context, deployment).request_attach(
+    action_id = volume_api.VolumeAPI(admin_context).request_attach(
         server, volume)
     payload = with_records(steps.VolumeActionGuard(c.VOLUME_ACTION_GUARD)).execute(
         instance_id=server, volume_id=volume)

@@ -106,7 +106,7 @@ def _flow_uuid(instance_id):
 
 def _interrupt_after(instance_id, step):
     """Run the persisted boot until `step` finishes, then stop as a dying process would."""
-    flow_detail = persistence.get_flow_detail(_flow_uuid(instance_id))
+    flow_detail = runner.boot_flow_detail(instance_id, _flow_uuid(instance_id))
     run_until(runner._load_engine(flow_detail, instance_id), step)
 
 
@@ -189,7 +189,7 @@ def test_step_left_running_by_a_dead_process_runs_again_and_is_shown(api, hyperv
     """The state kill -9 leaves: a step RUNNING (its side effect maybe done)."""
     instance_id = boot_request(api)
     _interrupt_after(instance_id, c.CLAIM_RESOURCES)
-    flow_detail = persistence.get_flow_detail(_flow_uuid(instance_id))
+    flow_detail = runner.boot_flow_detail(instance_id, _flow_uuid(instance_id))
     [atom] = [ad for ad in flow_detail if ad.name == c.ALLOCATE_PORTS]
     from provisioner.network import ipam
     ipam.allocate_ports(instance_id, instances.build_request(instance_id).network_ids)

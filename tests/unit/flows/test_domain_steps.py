@@ -8,7 +8,6 @@ from taskflow.types import failure as tf_failure
 from provisioner.compute import states
 from provisioner.db import api as db_api
 from provisioner.db import models
-from provisioner.engine import persistence
 from provisioner.engine import runner
 from provisioner.engine.step_records import with_records
 from tests.unit.flows.conftest import boot_request
@@ -27,7 +26,7 @@ def prepared(api, conf):
     instance_id = boot_request(api)
     with db_api.transaction() as session:
         flow_uuid = session.get(models.Instance, instance_id).flow_uuid
-    engine = runner._load_engine(persistence.get_flow_detail(flow_uuid), instance_id)
+    engine = runner._load_engine(runner.boot_flow_detail(instance_id, flow_uuid), instance_id)
     run_until(engine, c.DEFINE_DOMAIN)
     return instance_id, {name: engine.storage.fetch(name) for name in _RESOURCES}
 

@@ -77,7 +77,7 @@ def test_a_persisted_flow_runs_on_its_flow_detail(api, remote_steps):
     instance_id = boot_request(api)
     with db_api.transaction() as session:
         flow_uuid = session.get(models.Instance, instance_id).flow_uuid
-    engine = runner._load_engine(persistence.get_flow_detail(flow_uuid), instance_id,
+    engine = runner._load_engine(runner.boot_flow_detail(instance_id, flow_uuid), instance_id,
                                  remote_steps=remote_steps)
     assert engine.storage.flow_uuid == flow_uuid
     assert engine.storage.fetch(c.INSTANCE_ID) == instance_id

@@ -5,7 +5,6 @@ from taskflow import states as tf_states
 
 from provisioner.compute import actions
 from provisioner.compute import states
-from provisioner.engine import persistence
 from provisioner.engine import runner
 from tests.unit.flows.conftest import boot_request
 from tests.unit.flows.conftest import run_until
@@ -101,7 +100,7 @@ def test_failed_start_leaves_the_instance_stopped(api, hypervisor, conf, active)
 def _interrupt_after(instance_id, action_id, step):
     """Run the persisted flow until ``step`` ends, then stop as a dying process would."""
     action = actions.get_by_id(action_id)
-    flow_detail = persistence.get_flow_detail(action['flow_uuid'])
+    flow_detail = runner.action_flow_detail(instance_id, action)
     run_until(runner._load_engine(flow_detail, instance_id,
                                   store={c.ACTION_ID: action_id, c.HOST: 'unit-host'}),
               step)
