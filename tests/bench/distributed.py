@@ -16,6 +16,7 @@ launched_at). The engines' RSS is read from /proc before and after each level.
 import concurrent.futures
 import os
 import pathlib
+import shutil
 import signal
 import statistics
 import subprocess
@@ -318,28 +319,39 @@ def rpc_step_cost(dep):
     return overhead
 
 
-def run():
-    root = pathlib.Path(tempfile.mkdtemp(prefix='provisioner-bench-dist-'))
+def on_a_deployment(prefix, tag, measure):
+    """measure(dep, root, figures) on a fresh distributed deployment under a temporary
+    root; its figures (an error among them: what was measured before still counts).
+    The deployment and the root are removed whatever happens."""
+    root = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
     try:
-        dep = deployment.Deployment(root, root / 'state', 'test:///default', 'pbd')
+        dep = deployment.Deployment(root, root / 'state', 'test:///default', tag)
     except (deployment.Unavailable, ImportError) as exc:
         print('skipped: %s' % exc)
+        shutil.rmtree(root, ignore_errors=True)
         return {'skipped': str(exc)}
     figures = {}
     try:
-        _prepare(dep, root)
-        api = _client(dep)
-        figures['rpc_overhead_ms'] = rpc_step_cost(dep)
-        figures.update(throughput(dep, api))
-        figures['in_flight'], figures['engine_rss'] = in_flight_curve(
-            dep, api, figures['boots'])
-        figures['takeover_in_flight'] = takeover_in_flight(dep, api)
-        figures['takeover_ms'] = takeover(dep, api)
-    except Exception as exc:  # what was measured before still goes in the table
+        measure(dep, root, figures)
+    except Exception as exc:
         traceback.print_exc()
         figures['error'] = '%s: %s' % (type(exc).__name__, exc)
     finally:
         dep.destroy(os.environ.get('PROVISIONER_BENCH_LOG_DIR'))
-        import shutil
         shutil.rmtree(root, ignore_errors=True)
     return figures
+
+
+def _measure(dep, root, figures):
+    _prepare(dep, root)
+    api = _client(dep)
+    figures['rpc_overhead_ms'] = rpc_step_cost(dep)
+    figures.update(throughput(dep, api))
+    figures['in_flight'], figures['engine_rss'] = in_flight_curve(
+        dep, api, figures['boots'])
+    figures['takeover_in_flight'] = takeover_in_flight(dep, api)
+    figures['takeover_ms'] = takeover(dep, api)
+
+
+def run():
+    return on_a_deployment('provisioner-bench-dist-', 'pbd', _measure)

@@ -13,15 +13,11 @@ waves. tracemalloc slows the engines: boots/s here are not the throughput figure
 """
 
 import os
-import pathlib
 import signal
-import tempfile
 import time
-import traceback
 import uuid
 
 from tests.bench import distributed
-from tests import deployment
 
 WAVE = 100
 WAVES = 24
@@ -52,50 +48,39 @@ def _signal_engines(dep):
     time.sleep(5)  # a snapshot of a traced heap takes a few seconds
 
 
-def run():
-    root = pathlib.Path(tempfile.mkdtemp(prefix='provisioner-bench-mem-'))
-    try:
-        dep = deployment.Deployment(root, root / 'state', 'test:///default', 'pbm')
-    except (deployment.Unavailable, ImportError) as exc:
-        print('skipped: %s' % exc)
-        return {'skipped': str(exc)}
+def _measure(dep, root, figures):
     traces = root / 'traces'
     traces.mkdir()
     dep.env['PROVISIONER_BENCH_TRACES'] = str(traces)
-    figures = {'rss': []}
-    try:
-        distributed._prepare(dep, root, engine_module=TRACED)
-        api = distributed._client(dep)
-        session = api._session
-        for number in range(WAVES):
-            started = time.monotonic()
-            states = _wave(dep, api, session, number)
-            rss = distributed._engine_rss_mib(dep)
-            figures['rss'].append({'boots': (number + 1) * WAVE, 'mib': rss})
-            print('%5d boots (and deletes): wave in %.0f s, end states %s; engine RSS %s'
-                  % ((number + 1) * WAVE, time.monotonic() - started, states,
-                     ', '.join('%s %.1f MiB' % kv for kv in sorted(rss.items()))),
-                  flush=True)
-            if number + 1 == WARM_UP:
-                _signal_engines(dep)
-        _signal_engines(dep)
-        half = figures['rss'][len(figures['rss']) // 2]['mib']
-        last = figures['rss'][-1]['mib']
-        figures['growth_second_half_mib'] = {h: last[h] - half[h] for h in last}
-        figures['levelled'] = all(g < LEVEL_MIB
-                                  for g in figures['growth_second_half_mib'].values())
-        print('RSS growth over the second half (%d boots): %s -> %s'
-              % (WAVES // 2 * WAVE, ', '.join(
-                  '%s %+.1f MiB' % kv for kv in sorted(
-                      figures['growth_second_half_mib'].items())),
-                 'levelled' if figures['levelled'] else 'NOT levelled'), flush=True)
-        for trace in sorted(traces.glob('*.txt')):
-            print('tracemalloc of engine pid %s:\n%s' % (trace.stem, trace.read_text()))
-    except Exception as exc:
-        traceback.print_exc()
-        figures['error'] = '%s: %s' % (type(exc).__name__, exc)
-    finally:
-        dep.destroy(os.environ.get('PROVISIONER_BENCH_LOG_DIR'))
-        import shutil
-        shutil.rmtree(root, ignore_errors=True)
-    return figures
+    figures['rss'] = []
+    distributed._prepare(dep, root, engine_module=TRACED)
+    api = distributed._client(dep)
+    session = api._session
+    for number in range(WAVES):
+        started = time.monotonic()
+        states = _wave(dep, api, session, number)
+        rss = distributed._engine_rss_mib(dep)
+        figures['rss'].append({'boots': (number + 1) * WAVE, 'mib': rss})
+        print('%5d boots (and deletes): wave in %.0f s, end states %s; engine RSS %s'
+              % ((number + 1) * WAVE, time.monotonic() - started, states,
+                 ', '.join('%s %.1f MiB' % kv for kv in sorted(rss.items()))),
+              flush=True)
+        if number + 1 == WARM_UP:
+            _signal_engines(dep)
+    _signal_engines(dep)
+    half = figures['rss'][len(figures['rss']) // 2]['mib']
+    last = figures['rss'][-1]['mib']
+    figures['growth_second_half_mib'] = {h: last[h] - half[h] for h in last}
+    figures['levelled'] = all(g < LEVEL_MIB
+                              for g in figures['growth_second_half_mib'].values())
+    print('RSS growth over the second half (%d boots): %s -> %s'
+          % (WAVES // 2 * WAVE, ', '.join(
+              '%s %+.1f MiB' % kv for kv in sorted(
+                  figures['growth_second_half_mib'].items())),
+             'levelled' if figures['levelled'] else 'NOT levelled'), flush=True)
+    for trace in sorted(traces.glob('*.txt')):
+        print('tracemalloc of engine pid %s:\n%s' % (trace.stem, trace.read_text()))
+
+
+def run():
+    return distributed.on_a_deployment('provisioner-bench-mem-', 'pbm', _measure)
