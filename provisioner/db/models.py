@@ -48,6 +48,15 @@ class RoleAssignment(Base):
     role: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
 
 
+class RevokedToken(Base):
+    """A token revoked before it expires (DELETE /v3/auth/tokens), by its audit id;
+    kept until it would have expired anyway."""
+
+    __tablename__ = 'revoked_tokens'
+    audit_id: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
+    expires_at: orm.Mapped[datetime.datetime] = orm.mapped_column(index=True)
+
+
 class Flavor(TimestampMixin, Base):
     __tablename__ = 'flavors'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
@@ -62,7 +71,8 @@ class Image(TimestampMixin, Base):
 
     __tablename__ = 'images'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
-    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+    # Glance's: any text of at most 255 characters, or none; names repeat.
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     disk_path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
     disk_format: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     disk_sha256: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
@@ -168,10 +178,11 @@ class Instance(TimestampMixin, Base):
     __tablename__ = 'instances'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(64), index=True)
-    project_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('projects.id'), index=True)
-    user_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('users.id'))
-    # Plain ids, no foreign keys: a deleted server's row outlives its flavor and image.
+    # Plain ids, no foreign keys: a server outlives its project and user (Keystone
+    # deletes those without asking Nova), and a deleted server's row its flavor and
+    # image.
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), index=True)
+    user_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     flavor_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     image_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     # The request as asked: network ids and volume sizes (JSON), read by the tasks.
@@ -241,8 +252,7 @@ class KeyPair(TimestampMixin, Base):
     __table_args__ = (sa.UniqueConstraint('user_id', 'name'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
-    user_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('users.id', ondelete='CASCADE'))
+    user_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))  # outlives the user
     type: orm.Mapped[str] = orm.mapped_column(sa.String(8), default='ssh')
     public_key: orm.Mapped[str] = orm.mapped_column(sa.Text)
     fingerprint: orm.Mapped[str] = orm.mapped_column(sa.String(64))
@@ -285,7 +295,7 @@ class Volume(TimestampMixin, Base):
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     instance_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.ForeignKey('instances.id'), index=True)
-    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))  # outlives it
     # Position in the boot request; with instance_id it names the volume deterministically.
     # Null for a volume of the volume service (it outlives its servers).
     index: orm.Mapped[int | None]
@@ -326,7 +336,7 @@ class ServerGroup(TimestampMixin, Base):
     __table_args__ = (sa.UniqueConstraint('project_id', 'name'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(64))
-    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))  # outlives it
     policy: orm.Mapped[str] = orm.mapped_column(sa.String(16))
 
 
@@ -342,8 +352,8 @@ class QuotaLimit(Base):
     """A project's own limit for one resource; without a row the [quota] default applies."""
 
     __tablename__ = 'quota_limits'
-    project_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('projects.id', ondelete='CASCADE'), primary_key=True)
+    # Nova's and Neutron's quotas outlive their project (Keystone tells them nothing).
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     resource: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
     hard_limit: orm.Mapped[int]
 
@@ -352,8 +362,7 @@ class QuotaUsage(Base):
     """What a project's live instances hold of one resource (a counter, for atomic checks)."""
 
     __tablename__ = 'quota_usages'
-    project_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('projects.id', ondelete='CASCADE'), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     resource: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
     in_use: orm.Mapped[int] = orm.mapped_column(sa.BigInteger, default=0)
 
@@ -364,7 +373,7 @@ class QuotaReservation(Base):
     __tablename__ = 'quota_reservations'
     instance_id: orm.Mapped[str] = orm.mapped_column(
         sa.ForeignKey('instances.id', ondelete='CASCADE'), primary_key=True)
-    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     amounts: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
 
 

@@ -74,6 +74,13 @@ def create_project(req, body):
     return wsgi.json_response({'project': views.project_view(req, project)}, 201)
 
 
+@wsgi.route('DELETE', '/v3/projects/{project_id}')
+def delete_project(req, project_id):
+    """204 as Keystone: what the project owns in other services stays, as it was."""
+    admin.delete_project(req.context, project_id)
+    return wsgi.empty_response(204)
+
+
 @wsgi.route('GET', '/v3/users/{user_id}/projects')
 def user_projects(req, user_id):
     projects = admin.user_projects(req.context, user_id)
@@ -124,10 +131,9 @@ def update_user(req, user_id, body):
 
 @wsgi.route('DELETE', '/v3/users/{user_id}')
 def delete_user(req, user_id):
-    admin.show_user(req.context, user_id)
-    raise wsgi.HTTPError(501, 'provisioner keeps its users (instances record who '
-                              'booted them): disable this one instead, with '
-                              '"openstack user set --disable".')
+    """204; the user's tokens end; their servers, volumes and key pairs stay."""
+    admin.delete_user(req.context, user_id)
+    return wsgi.empty_response(204)
 
 
 # -- roles and their assignments ---------------------------------------------------------
