@@ -85,18 +85,29 @@ class CatalogAPI:
                          {'project_id': image['owner']})
         return image
 
-    def add_image(self, name, **fields):
-        """A queued image of the caller's project, to upload data into."""
+    def add_image(self, name=None, **fields):
+        """A queued image of the caller's project (or, for an admin, of ``owner``),
+        to upload data into."""
         self._authorize('image', 'create')
         if fields.get('visibility') == 'public':
             self._authorize('image', 'publicize')
+        if fields.get('owner') not in (None, self.context.project_id):
+            self._authorize('image', 'set_owner')
         return images.add(self.context, name, **fields)
 
     def update_image(self, name_or_id, changes):
         image = self._own_image('update', name_or_id)
         if changes.get('visibility') == 'public' and image['visibility'] != 'public':
             self._authorize('image', 'publicize')
+        if 'owner' in changes and changes['owner'] != image['owner']:
+            self._authorize('image', 'set_owner')
         return images.update(image['id'], changes)
+
+    def deactivate_image(self, name_or_id):
+        return images.set_active(self._own_image('deactivate', name_or_id)['id'], False)
+
+    def reactivate_image(self, name_or_id):
+        return images.set_active(self._own_image('reactivate', name_or_id)['id'], True)
 
     def upload_image(self, name_or_id, stream, size=None):
         return images.upload(self._own_image('upload', name_or_id)['id'], stream, size)
@@ -105,13 +116,16 @@ class CatalogAPI:
         """(image, path of its data or None) for a download; ``part`` (disk, kernel,
         ramdisk) picks one file of what a boot of it reads, as hosts fetch them.
 
-        The service role (hosts' workers) downloads any image, private ones too.
+        The service role (hosts' workers) downloads any image, private ones too. A
+        deactivated image's data is an admin's only (Glance's 403 for others).
         """
         self._authorize('image', 'download')
         if images.SERVICE_ROLE in self.context.roles:
             image = images.show(name_or_id)
         else:
             image = images.show_visible(self.context, name_or_id)
+        if image['status'] == images.DEACTIVATED:
+            self._authorize('image', 'download:deactivated')
         return image, images.data_path(image, part)
 
     def update_host(self, name_or_id, **fields):

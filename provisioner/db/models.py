@@ -92,7 +92,7 @@ class Image(TimestampMixin, Base):
                                                 server_default='active')
     visibility: orm.Mapped[str] = orm.mapped_column(sa.String(16), default='public',
                                                     server_default='public')
-    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(36), index=True)
+    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255), index=True)
     container_format: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     protected: orm.Mapped[bool] = orm.mapped_column(default=False,
                                                     server_default=sa.false())

@@ -6,15 +6,13 @@ The values of an image's fields and properties are the catalog's to check
 
 _FALSY = [False, None, 0, '', [], {}]
 
+# Everything is optional, the name too (Glance's).
 CREATE = {
-    'type': 'object', 'required': ['name'],
+    'type': 'object',
     'properties': {
-        'name': {'not': {'type': 'null'}},
         'os_hidden': {'enum': _FALSY, 'errorMessage': 'Hidden images (os_hidden) are '
                                                       'not supported.'}},
-    'errorMessage': {'required': 'An image needs a name.'},
 }
-CREATE['properties']['name']['errorMessage'] = CREATE['errorMessage']['required']
 
 _OPERATION = 'Each operation needs "op" (add, replace or remove) and "path": {json}'
 # Glance's PATCH body (application/openstack-images-v2.1-json-patch).

@@ -38,7 +38,7 @@ def view(image):
         hash_algo, hash_value = ('sha256' if sha256 else None), sha256
     else:
         hash_algo, hash_value = image.get('os_hash_algo'), image.get('os_hash_value')
-    has_data = image.get('status', 'active') == 'active'
+    has_data = image.get('status', 'active') in ('active', 'deactivated')
     created = common.isotime(image.get('created_at'))
     body = {
         'id': image['id'], 'name': image['name'],
@@ -87,15 +87,16 @@ def image_schema():
             'id': {'type': 'string', 'pattern': '^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-'
                                                 '([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-'
                                                 '([0-9a-fA-F]){12}$'},
-            'name': {'type': ['null', 'string'], 'maxLength': 64},
+            'name': {'type': ['null', 'string'], 'maxLength': 255},
             'status': {'type': 'string', 'readOnly': True,
-                       'enum': ['queued', 'saving', 'active', 'killed', 'deleted']},
+                       'enum': ['queued', 'saving', 'active', 'killed', 'deleted',
+                                'deactivated']},
             'visibility': {'type': 'string', 'enum': list(images.VISIBILITIES)},
             'protected': {'type': 'boolean'}, 'os_hidden': {'type': 'boolean'},
             'checksum': dict(string, readOnly=True, maxLength=32),
             'os_hash_algo': dict(string, readOnly=True, maxLength=64),
             'os_hash_value': dict(string, readOnly=True, maxLength=128),
-            'owner': dict(string, readOnly=True, maxLength=255),
+            'owner': dict(string, maxLength=255),
             'size': {'type': ['null', 'integer'], 'readOnly': True},
             'virtual_size': {'type': ['null', 'integer'], 'readOnly': True},
             'container_format': {'type': ['null', 'string'],

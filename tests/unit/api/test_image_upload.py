@@ -173,7 +173,7 @@ def test_disk_format_must_match_the_data(member_client, tmp_path):
     response = upload(member_client, says_raw['id'], qcow2(tmp_path))
     assert response.status_int == 400 and 'is a qcow2' in response.json['message']
     assert store_files() == []
-    bad = member_client.post('/image/v2/images', {'name': 'c', 'disk_format': 'vmdk'})
+    bad = member_client.post('/image/v2/images', {'name': 'c', 'disk_format': 'floppy'})
     assert bad.status_int == 400 and 'disk_format' in bad.json['message']
 
 
@@ -330,7 +330,9 @@ def test_create_refuses_read_only_and_bad_fields(member_client):
                          ({'name': 'x', 'visibility': 'community'}, 400),
                          ({'name': 'x', 'tags': 't1'}, 400),
                          ({'name': 'x', 'tags': ['x' * 256]}, 400),
-                         ({'disk_format': 'raw'}, 400)):
+                         ({'name': 'x' * 256}, 400),
+                         ({'name': 'x', 'disk_format': 'floppy'}, 400),
+                         ({'name': 'x', 'container_format': 'zip'}, 400)):
         response = member_client.post('/image/v2/images', body)
         assert response.status_int == status, (body, response.text)
     fixed = '8a1b2c3d-0000-4000-8000-000000000001'

@@ -9,7 +9,7 @@ A revoked token (DELETE /v3/auth/tokens) is kept by its audit id until it would
 have expired.
 
 An image's name is Glance's: any text of at most 255 characters, or none, and two
-images may share one.
+images may share one. Its owner (an admin may set any) is at most 255 characters too.
 
 Revision ID: 0017
 Revises: 0013
@@ -65,6 +65,8 @@ def upgrade():
             batch.drop_constraint(unique, type_="unique")
         batch.alter_column("name", existing_type=sa.String(length=64),
                            type_=sa.String(length=255), nullable=True)
+        batch.alter_column("owner", existing_type=sa.String(length=36),
+                           type_=sa.String(length=255))
     op.create_table(
         "revoked_tokens",
         sa.Column("audit_id", sa.String(length=32), nullable=False),
@@ -81,6 +83,8 @@ def downgrade():
     with op.batch_alter_table("images", naming_convention=_NAMING) as batch:
         batch.alter_column("name", existing_type=sa.String(length=255),
                            type_=sa.String(length=64), nullable=False)
+        batch.alter_column("owner", existing_type=sa.String(length=255),
+                           type_=sa.String(length=36))
         batch.create_unique_constraint("uq_images_name", ["name"])
     for table, column, referred, ondelete in _REFS:
         with op.batch_alter_table(table, naming_convention=_NAMING) as batch:
