@@ -10,11 +10,13 @@ import functools
 
 from provisioner.catalog import flavors
 from provisioner.catalog import hosts
+from provisioner.catalog import image_members
 from provisioner.catalog import images
 from provisioner.conf import CONF
 from provisioner.maintenance import networks as maintenance_networks
 from provisioner.network import service as networks
 from provisioner.network import shared as shared_networks
+from provisioner import exception
 from provisioner import policy
 
 _MODULES = {'flavor': flavors, 'image': images, 'host': hosts}
@@ -102,6 +104,51 @@ class CatalogAPI:
         if 'owner' in changes and changes['owner'] != image['owner']:
             self._authorize('image', 'set_owner')
         return images.update(image['id'], changes)
+
+    def list_images(self, member_status='accepted'):
+        """The images the caller sees; shared ones of other projects when the
+        caller's membership is ``member_status`` (or 'all')."""
+        self._authorize('image', 'list')
+        return images.list_visible(self.context, member_status)
+
+    # Glance's members: the owner adds, lists and removes them; a member sees and
+    # answers its own membership only.
+
+    def add_image_member(self, image_id, member_id):
+        image = self._own_image('add_member', image_id)
+        return image_members.add(image['id'], member_id)
+
+    def _member_view(self, image_id):
+        """(image, the member the caller may see only, or None for all)."""
+        image = self.show('image', image_id)
+        if policy.check(self.context, 'image:add_member', {'project_id': image['owner']}):
+            return image, None
+        return image, self.context.project_id
+
+    def list_image_members(self, image_id):
+        image, only = self._member_view(image_id)
+        return image_members.list_of(image['id'], only)
+
+    def show_image_member(self, image_id, member_id):
+        image, only = self._member_view(image_id)
+        if only not in (None, member_id):
+            raise exception.NotFound(kind=image_members.KIND, name=member_id)
+        return image_members.show(image['id'], member_id)
+
+    def set_image_member_status(self, image_id, member_id, status):
+        """Only the member answers (accepted, rejected, pending): Forbidden for the
+        owner, as Glance answers."""
+        image = self.show('image', image_id)
+        if member_id != self.context.project_id:
+            image_members.show(image['id'], member_id)  # NotFound first
+            raise exception.Forbidden(
+                reason='only project %s answers its membership of image %s'
+                       % (member_id, image['id']))
+        return image_members.set_status(image['id'], member_id, status)
+
+    def remove_image_member(self, image_id, member_id):
+        image = self._own_image('add_member', image_id)
+        image_members.remove(image['id'], member_id)
 
     def deactivate_image(self, name_or_id):
         return images.set_active(self._own_image('deactivate', name_or_id)['id'], False)

@@ -16,8 +16,10 @@ import os
 import uuid
 
 import sqlalchemy as sa
+from sqlalchemy import orm
 
 from provisioner.catalog import common
+from provisioner.catalog import image_members
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.image import cache as image_cache
@@ -84,7 +86,8 @@ _BOOTABLE_CONTAINERS = ('bare', 'ami', 'aki', 'ari')
 BOOT_PARTS = ('disk', 'kernel', 'ramdisk')
 # Hosts' workers download images with this role (provisioner bootstrap --service-user).
 SERVICE_ROLE = 'service'
-VISIBILITIES = ('public', 'private')
+# Glance's default is shared: the owner's until it adds members (image_members).
+VISIBILITIES = ('public', 'private', 'shared')
 # Glance's deactivate: the data stays, but no one but an admin reads it or boots it.
 DEACTIVATED = 'deactivated'
 # Properties that are columns the boot path reads: Glance/Nova name -> column.
@@ -109,14 +112,38 @@ def registered(image):
     return image['container_format'] is None
 
 
-def visible_to(context, image):
-    """Public images are everyone's; private ones their project's (and admins')."""
-    return (image['visibility'] == 'public' or context.is_admin
-            or image['owner'] == context.project_id)
+_LOOK_UP = object()
 
 
-def list_visible(context):
-    return [i for i in list_all() if visible_to(context, i)]
+def visible_to(context, image, membership=_LOOK_UP):
+    """Public images are everyone's; private ones their project's (and admins');
+    shared ones their project's and their members' (whatever the member answered).
+    ``membership``: the caller's status in the image (None: not a member), when the
+    caller has it at hand."""
+    if (image['visibility'] == 'public' or context.is_admin
+            or image['owner'] == context.project_id):
+        return True
+    if image['visibility'] != 'shared':
+        return False
+    if membership is _LOOK_UP:
+        membership = image_members.status_of(image['id'], context.project_id)
+    return membership is not None
+
+
+def list_visible(context, member_status='accepted'):
+    """The images the caller sees, a shared one of another project only when the
+    caller's membership is ``member_status`` (Glance's list: accepted ones; 'all')."""
+    statuses = image_members.statuses_of(context.project_id)
+    listed = []
+    for image in list_all():
+        status = statuses.get(image['id'])
+        if not visible_to(context, image, status):
+            continue
+        if (status is not None and image['owner'] != context.project_id
+                and member_status not in ('all', status)):
+            continue
+        listed.append(image)
+    return listed
 
 
 def show_visible(context, name_or_id):
@@ -136,7 +163,9 @@ def check_bootable(context, image_row):
     """Refuse booting an image the caller may not see, one without its bytes, or one
     of a format a boot here cannot read."""
     image = common.to_dict(image_row)
-    if not visible_to(context, image):
+    membership = image_members.status_of(image['id'], context.project_id,
+                                         orm.object_session(image_row))
+    if not visible_to(context, image, membership):
         raise exception.NotFound(kind=KIND, name=image['id'])
     if image['status'] != 'active':
         raise exception.Invalid(reason='image %s is %s, not active: upload its data '
@@ -263,7 +292,7 @@ def _relink_users(session, image_id):
 
 
 def add(context, name=None, image_id=None, disk_format=None, container_format=None,
-        visibility='private', min_ram=0, min_disk=0, protected=False, properties=None,
+        visibility='shared', min_ram=0, min_disk=0, protected=False, properties=None,
         tags=None, owner=None):
     """An image without data (``queued``) owned by the caller's project (or
     ``owner``'s: an admin's choice)."""
@@ -275,8 +304,8 @@ def add(context, name=None, image_id=None, disk_format=None, container_format=No
                                            % image_id) from None
     row = models.Image(id=image_id or str(uuid.uuid4()), name=None, size_bytes=0,
                        status='queued', owner=owner or context.project_id,
-                       container_format='bare', visibility='private')
-    fields = {'name': name, 'visibility': visibility or 'private',
+                       container_format='bare', visibility='shared')
+    fields = {'name': name, 'visibility': visibility or 'shared',
               'min_ram': min_ram or 0, 'min_disk': min_disk or 0,
               'protected': bool(protected), 'tags': tags}
     if disk_format is not None:
@@ -430,6 +459,8 @@ def delete(image_id):
         if users:
             raise exception.Conflict(reason='%s %s is in use by %s.'
                                             % (KIND, label(common.to_dict(row)), users))
+        session.execute(sa.delete(models.ImageMember)
+                        .where(models.ImageMember.image_id == row.id))
         session.delete(row)
         image = common.to_dict(row)
     if image['store_path']:

@@ -107,6 +107,20 @@ class Image(TimestampMixin, Base):
     updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column()
 
 
+class ImageMember(Base):
+    """A project a shared image is shared with, and whether it took it (Glance's
+    pending, accepted or rejected)."""
+
+    __tablename__ = 'image_members'
+    image_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('images.id', ondelete='CASCADE'), primary_key=True)
+    member_id: orm.Mapped[str] = orm.mapped_column(sa.String(255), primary_key=True,
+                                                   index=True)
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
+    updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
+
+
 SUBNET_NAMESPACE = uuid.UUID('0b8a4d1e-7c6f-4e8e-9a9d-3f1c2b5e6a70')
 
 

@@ -51,6 +51,12 @@ _image_rules = [
     policy.DocumentedRuleDefault('image:set_owner', base.ADMIN,
                                  'Give an image to another project (its owner).',
                                  _api('PATCH', '/image/v2/images/{image_id}')),
+    policy.DocumentedRuleDefault('image:add_member', base.PROJECT_MEMBER,
+                                 'Share an image of the project with another '
+                                 'project, list or remove its members.',
+                                 _api('POST', '/image/v2/images/{image_id}/members')
+                                 + _api('DELETE', '/image/v2/images/{image_id}/members/'
+                                                  '{member_id}')),
     policy.DocumentedRuleDefault('image:deactivate', base.PROJECT_MEMBER,
                                  'Deactivate an image of the project: its data can '
                                  'no longer be downloaded or booted.',

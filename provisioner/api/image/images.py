@@ -100,6 +100,9 @@ def _sorted(images, order):
     return images
 
 
+_MEMBER_STATUSES = ('accepted', 'pending', 'rejected', 'all')
+
+
 def _no_image_id(req):
     """Glance routes no /v2/images/ (an empty image id): 404 whatever the method."""
     if req.path.endswith('/'):
@@ -109,7 +112,12 @@ def _no_image_id(req):
 @wsgi.route('GET', '/v2/images')
 def list_images(req):
     _no_image_id(req)
-    images = [views.view(i) for i in _catalog(req).list('image')]
+    member_status = req.GET.get('member_status', 'accepted')
+    if member_status not in _MEMBER_STATUSES:
+        raise wsgi.HTTPError(400, 'Invalid member_status: %s (%s).'
+                             % (member_status, ', '.join(_MEMBER_STATUSES)))
+    listed = _catalog(req).list_images(member_status)
+    images = [views.view(i) for i in listed]
     images = _sorted([i for i in images if _matches(i, req.GET)], _sort_order(req))
     return wsgi.json_response(views.listing(req, *common.page(req, images)))
 

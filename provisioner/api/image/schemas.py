@@ -1,4 +1,4 @@
-"""JSON schemas of the image requests (Glance v2): a create, a JSON patch.
+"""JSON schemas of the image requests (Glance v2): a create, a JSON patch, a member.
 
 The values of an image's fields and properties are the catalog's to check
 (provisioner.catalog.images.CHANGES), in the same words for every caller.
@@ -29,3 +29,10 @@ PATCH = {
         'errorMessage': {'type': _OPERATION, 'required': _OPERATION}},
     'errorMessage': {'type': 'A JSON patch is a list of operations.'},
 }
+
+# POST .../members and PUT .../members/{id}; the values are the catalog's to check.
+MEMBER = {'type': 'object', 'required': ['member'],
+          'errorMessage': 'Give the project to share with as {{"member": "<project id>"}}.'}
+MEMBER_STATUS = {'type': 'object', 'required': ['status'],
+                 'errorMessage': 'Give the membership\'s status as {{"status": '
+                                 '"accepted"}} (or rejected, pending).'}

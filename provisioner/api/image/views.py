@@ -11,6 +11,7 @@ import urllib.parse
 
 from provisioner.api import common
 from provisioner.api import wsgi
+from provisioner.catalog import image_members
 from provisioner.catalog import images
 
 
@@ -127,3 +128,31 @@ def images_schema():
                        'next': {'type': 'string'}},
         'links': [{'rel': 'first', 'href': '{first}'}, {'rel': 'next', 'href': '{next}'},
                   {'rel': 'describedby', 'href': '{schema}'}]}
+
+
+def member_view(member):
+    """Glance's image member."""
+    return {'image_id': member['image_id'], 'member_id': member['member_id'],
+            'status': member['status'],
+            'created_at': common.isotime(member['created_at']),
+            'updated_at': common.isotime(member['updated_at']),
+            'schema': '/v2/schemas/member'}
+
+
+def member_schema():
+    stamp = {'type': 'string', 'description': 'Date and time (ISO 8601).'}
+    return {'name': 'member', 'properties': {
+        'image_id': {'type': 'string', 'description': 'An identifier for the image.'},
+        'member_id': {'type': 'string', 'description': 'The project the image is '
+                                                       'shared with.'},
+        'status': {'type': 'string', 'enum': list(image_members.STATUSES),
+                   'description': 'The status of this image member.'},
+        'created_at': stamp, 'updated_at': stamp, 'schema': {'type': 'string',
+                                                             'readOnly': True}}}
+
+
+def members_schema():
+    return {'name': 'members',
+            'properties': {'members': {'type': 'array', 'items': member_schema()},
+                           'schema': {'type': 'string'}},
+            'links': [{'rel': 'describedby', 'href': '{schema}'}]}

@@ -75,8 +75,9 @@ def test_create_upload_show_download_round_trip(member_client, make_token):
     created = create(member_client, 'blob', min_ram=64, os_command_line='console=ttyS0',
                      hw_foo='bar')
     project = identity_service.validate(make_token('demo-member')).project_id
+    # Glance's default visibility: shared (the project's until it adds members).
     assert (created['status'], created['visibility'], created['owner']) == \
-        ('queued', 'private', project)
+        ('queued', 'shared', project)
     assert created['size'] is None and created['checksum'] is None
     assert (created['min_ram'], created['hw_foo'], created['os_command_line']) == \
         (64, 'bar', 'console=ttyS0')
@@ -191,7 +192,7 @@ def test_an_upload_over_the_size_limit_is_413(member_client, conf):
 
 def test_a_private_image_is_not_found_by_another_project(member_client, other_client,
                                                          admin_client):
-    created = create(member_client, 'mine')
+    created = create(member_client, 'mine', visibility='private')
     assert upload(member_client, created['id'], b'data').status_int == 204
     path = '/image/v2/images/' + created['id']
     for response in (other_client.get(path), other_client.get(path + '/file'),

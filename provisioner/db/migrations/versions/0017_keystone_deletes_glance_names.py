@@ -10,6 +10,7 @@ have expired.
 
 An image's name is Glance's: any text of at most 255 characters, or none, and two
 images may share one. Its owner (an admin may set any) is at most 255 characters too.
+A shared image has members: the projects it is shared with, each with its status.
 
 Revision ID: 0017
 Revises: 0013
@@ -74,10 +75,23 @@ def upgrade():
         sa.PrimaryKeyConstraint("audit_id"),
     )
     op.create_index("ix_revoked_tokens_expires_at", "revoked_tokens", ["expires_at"])
+    op.create_table(
+        "image_members",
+        sa.Column("image_id", sa.String(length=36), nullable=False),
+        sa.Column("member_id", sa.String(length=255), nullable=False),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(), nullable=False),
+        sa.ForeignKeyConstraint(["image_id"], ["images.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("image_id", "member_id"),
+    )
+    op.create_index("ix_image_members_member_id", "image_members", ["member_id"])
 
 
 def downgrade():
     """Back to 0013, if no project, user or image name breaks its constraints."""
+    op.drop_index("ix_image_members_member_id", table_name="image_members")
+    op.drop_table("image_members")
     op.drop_index("ix_revoked_tokens_expires_at", table_name="revoked_tokens")
     op.drop_table("revoked_tokens")
     with op.batch_alter_table("images", naming_convention=_NAMING) as batch:
