@@ -304,8 +304,15 @@ def test_project_create_list_show(admin_client):
     assert_keystone_error(admin_client.get('/identity/v3/projects/demo'), 404)
 
 
+def test_another_domain_is_not_found(admin_client):
+    for kind in ('project', 'user'):
+        body = {kind: {'name': 'p', 'password': 'p-password-1', 'domain_id': 'other'}}
+        assert_keystone_error(admin_client.post('/identity/v3/%ss' % kind, body), 404)
+    body = {'project': {'name': 'p', 'domain_id': 'default'}}
+    assert admin_client.post('/identity/v3/projects', body).status_int == 201
+
+
 @pytest.mark.parametrize('body', [
-    {'project': {'name': 'p', 'domain_id': 'other'}},
     {'project': {'name': 'p', 'enabled': False}},
     {'project': {'name': 'p', 'is_domain': True}},
     {'project': {'name': 'p', 'parent_id': 'abc'}},
