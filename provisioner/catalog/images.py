@@ -198,6 +198,8 @@ CHANGES = {
         'visibility': schemas.titled(schemas.one_of(*VISIBILITIES), 'visibility'),
         'protected': {'type': 'boolean',
                       'errorMessage': 'protected must be true or false'},
+        'os_hidden': {'type': 'boolean',
+                      'errorMessage': 'os_hidden must be true or false'},
         'disk_format': schemas.titled(schemas.one_of(*DISK_FORMATS), 'disk_format'),
         'container_format': schemas.titled(schemas.one_of(*CONTAINER_FORMATS),
                                            'container_format'),
@@ -233,8 +235,8 @@ def _set_fields(row, fields):
             setattr(row, 'min_ram_mib' if key == 'min_ram' else 'min_disk_gib', value)
         elif key == 'visibility':
             row.visibility = value
-        elif key == 'protected':
-            row.protected = value
+        elif key in ('protected', 'os_hidden'):
+            setattr(row, key, value)
         elif key in ('disk_format', 'container_format'):
             if row.status != 'queued' and getattr(row, key) != value:
                 raise exception.Conflict(reason='the %s of image %s cannot change once '
@@ -293,7 +295,7 @@ def _relink_users(session, image_id):
 
 def add(context, name=None, image_id=None, disk_format=None, container_format=None,
         visibility='shared', min_ram=0, min_disk=0, protected=False, properties=None,
-        tags=None, owner=None):
+        tags=None, owner=None, os_hidden=False):
     """An image without data (``queued``) owned by the caller's project (or
     ``owner``'s: an admin's choice)."""
     if image_id is not None:
@@ -307,7 +309,7 @@ def add(context, name=None, image_id=None, disk_format=None, container_format=No
                        container_format='bare', visibility='shared')
     fields = {'name': name, 'visibility': visibility or 'shared',
               'min_ram': min_ram or 0, 'min_disk': min_disk or 0,
-              'protected': bool(protected), 'tags': tags}
+              'protected': bool(protected), 'tags': tags, 'os_hidden': os_hidden}
     if disk_format is not None:
         fields['disk_format'] = disk_format
     if container_format is not None:

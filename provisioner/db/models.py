@@ -96,6 +96,9 @@ class Image(TimestampMixin, Base):
     container_format: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     protected: orm.Mapped[bool] = orm.mapped_column(default=False,
                                                     server_default=sa.false())
+    # Glance's: left out of image lists unless asked for (?os_hidden=true).
+    os_hidden: orm.Mapped[bool] = orm.mapped_column(default=False,
+                                                    server_default=sa.false())
     checksum: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))  # md5
     os_hash_algo: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
     os_hash_value: orm.Mapped[str | None] = orm.mapped_column(sa.String(128))

@@ -44,6 +44,27 @@ def _find(req, image_id):
     return image
 
 
+def _size_filter(query, key):
+    value = query.get(key)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise wsgi.HTTPError(400, 'Invalid %s: %s (an integer number of bytes).'
+                                  % (key, value)) from None
+
+
+def _size_matches(size, query):
+    """Glance's size, size_min and size_max filters (bytes); no size: no match."""
+    wanted = [_size_filter(query, key) for key in ('size', 'size_min', 'size_max')]
+    if wanted == [None, None, None]:
+        return True
+    exact, low, high = wanted
+    return size is not None and exact in (None, size) and (low is None or size >= low) \
+        and (high is None or size <= high)
+
+
 def _matches(image, query):
     name = query.get('name')
     if name is not None and image['name'] != name:
@@ -57,7 +78,9 @@ def _matches(image, query):
         return False
     if query.get('visibility', 'all').lower() not in ('all', image['visibility']):
         return False
-    if query.get('os_hidden', 'false').lower() == 'true':
+    if (query.get('os_hidden', 'false').lower() == 'true') != image['os_hidden']:
+        return False
+    if not _size_matches(image['size'], query):
         return False
     if not set(query.getall('tag')) <= set(image['tags']):
         return False
@@ -146,7 +169,7 @@ def delete_image(req, image_id):
 
 # Keys of a create request that are not properties.
 _CORE = ('name', 'id', 'disk_format', 'container_format', 'visibility', 'min_ram',
-         'min_disk', 'protected', 'owner')
+         'min_disk', 'protected', 'owner', 'os_hidden')
 _PATCH_TYPES = ('application/openstack-images-v2.1-json-patch',
                 'application/openstack-images-v2.0-json-patch')
 
@@ -155,7 +178,7 @@ def _fields(body):
     """Split a create request into the fields of images.add and its properties."""
     fields = {key: body[key] for key in _CORE if body.get(key) is not None}
     extra = {k: v for k, v in body.items()
-             if k not in _CORE and k not in ('tags', 'os_hidden')}
+             if k not in _CORE and k != 'tags'}
     for key in extra:
         if key in images.READ_ONLY or key.startswith('os_glance'):
             raise wsgi.HTTPError(403, 'Attribute \'%s\' is read-only.' % key)

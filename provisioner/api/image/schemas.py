@@ -6,13 +6,8 @@ The values of an image's fields and properties are the catalog's to check
 
 _FALSY = [False, None, 0, '', [], {}]
 
-# Everything is optional, the name too (Glance's).
-CREATE = {
-    'type': 'object',
-    'properties': {
-        'os_hidden': {'enum': _FALSY, 'errorMessage': 'Hidden images (os_hidden) are '
-                                                      'not supported.'}},
-}
+# Everything is optional, the name too (Glance's); the catalog checks the values.
+CREATE = {'type': 'object'}
 
 _OPERATION = 'Each operation needs "op" (add, replace or remove) and "path": {json}'
 # Glance's PATCH body (application/openstack-images-v2.1-json-patch).

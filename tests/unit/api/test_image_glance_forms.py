@@ -148,3 +148,37 @@ def test_import_info_lists_no_methods(member_client):
     body = member_client.get('/image/v2/info/import').json
     assert body == {'import-methods': {'description': 'Import methods available.',
                                        'type': 'array', 'value': []}}
+
+
+def _listed(client, query):
+    response = client.get('/image/v2/images?' + query)
+    assert response.status_int == 200, response.text
+    return sorted(i['name'] for i in response.json['images'])
+
+
+def test_hidden_images_are_listed_only_when_asked_for(member_client):
+    hidden = member_client.post('/image/v2/images', {'name': 'hid', 'os_hidden': True})
+    assert hidden.status_int == 201 and hidden.json['os_hidden'] is True
+    shown = create(member_client, 'seen')
+    assert _listed(member_client, 'sort=name') == ['seen']
+    assert _listed(member_client, 'os_hidden=true') == ['hid']
+    assert member_client.get('/image/v2/images/' + hidden.json['id']).status_int == 200
+    assert patch(member_client, shown['id'], [{'replace': '/os_hidden', 'value': True}]) \
+        .json['os_hidden'] is True
+    assert _listed(member_client, 'os_hidden=true') == ['hid', 'seen']
+    assert patch(member_client, shown['id'], [{'replace': '/os_hidden', 'value': 'yes'}]) \
+        .status_int == 400
+    assert member_client.post('/image/v2/images', {'os_hidden': 'x'}).status_int == 400
+
+
+def test_size_filters(member_client):
+    for name, size in (('small', 10), ('big', 1000)):
+        assert upload(member_client, create(member_client, name)['id'],
+                      b'x' * size).status_int == 204
+    create(member_client, 'empty')  # no data, no size: never matches a size filter
+    assert _listed(member_client, 'size_min=10') == ['big', 'small']
+    assert _listed(member_client, 'size_min=11') == ['big']
+    assert _listed(member_client, 'size_max=999') == ['small']
+    assert _listed(member_client, 'size=1000') == ['big']
+    assert _listed(member_client, 'size_min=5&size_max=20') == ['small']
+    assert member_client.get('/image/v2/images?size_min=big').status_int == 400

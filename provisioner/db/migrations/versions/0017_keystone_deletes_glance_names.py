@@ -11,6 +11,7 @@ have expired.
 An image's name is Glance's: any text of at most 255 characters, or none, and two
 images may share one. Its owner (an admin may set any) is at most 255 characters too.
 A shared image has members: the projects it is shared with, each with its status.
+A hidden image (os_hidden) is left out of image lists unless they ask for it.
 
 Revision ID: 0017
 Revises: 0013
@@ -68,6 +69,8 @@ def upgrade():
                            type_=sa.String(length=255), nullable=True)
         batch.alter_column("owner", existing_type=sa.String(length=36),
                            type_=sa.String(length=255))
+        batch.add_column(sa.Column("os_hidden", sa.Boolean(), nullable=False,
+                                   server_default=sa.false()))
     op.create_table(
         "revoked_tokens",
         sa.Column("audit_id", sa.String(length=32), nullable=False),
@@ -99,6 +102,7 @@ def downgrade():
                            type_=sa.String(length=64), nullable=False)
         batch.alter_column("owner", existing_type=sa.String(length=255),
                            type_=sa.String(length=36))
+        batch.drop_column("os_hidden")
         batch.create_unique_constraint("uq_images_name", ["name"])
     for table, column, referred, ondelete in _REFS:
         with op.batch_alter_table(table, naming_convention=_NAMING) as batch:
