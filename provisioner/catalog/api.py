@@ -10,11 +10,13 @@ import functools
 
 from provisioner.catalog import flavors
 from provisioner.catalog import hosts
+from provisioner.catalog import image_members
 from provisioner.catalog import images
 from provisioner.conf import CONF
 from provisioner.maintenance import networks as maintenance_networks
 from provisioner.network import service as networks
 from provisioner.network import shared as shared_networks
+from provisioner import exception
 from provisioner import policy
 
 _MODULES = {'flavor': flavors, 'image': images, 'host': hosts}
@@ -85,18 +87,74 @@ class CatalogAPI:
                          {'project_id': image['owner']})
         return image
 
-    def add_image(self, name, **fields):
-        """A queued image of the caller's project, to upload data into."""
+    def add_image(self, name=None, **fields):
+        """A queued image of the caller's project (or, for an admin, of ``owner``),
+        to upload data into."""
         self._authorize('image', 'create')
         if fields.get('visibility') == 'public':
             self._authorize('image', 'publicize')
+        if fields.get('owner') not in (None, self.context.project_id):
+            self._authorize('image', 'set_owner')
         return images.add(self.context, name, **fields)
 
     def update_image(self, name_or_id, changes):
         image = self._own_image('update', name_or_id)
         if changes.get('visibility') == 'public' and image['visibility'] != 'public':
             self._authorize('image', 'publicize')
+        if 'owner' in changes and changes['owner'] != image['owner']:
+            self._authorize('image', 'set_owner')
         return images.update(image['id'], changes)
+
+    def list_images(self, member_status='accepted'):
+        """The images the caller sees; shared ones of other projects when the
+        caller's membership is ``member_status`` (or 'all')."""
+        self._authorize('image', 'list')
+        return images.list_visible(self.context, member_status)
+
+    # Glance's members: the owner adds, lists and removes them; a member sees and
+    # answers its own membership only.
+
+    def add_image_member(self, image_id, member_id):
+        image = self._own_image('add_member', image_id)
+        return image_members.add(image['id'], member_id)
+
+    def _member_view(self, image_id):
+        """(image, the member the caller may see only, or None for all)."""
+        image = self.show('image', image_id)
+        if policy.check(self.context, 'image:add_member', {'project_id': image['owner']}):
+            return image, None
+        return image, self.context.project_id
+
+    def list_image_members(self, image_id):
+        image, only = self._member_view(image_id)
+        return image_members.list_of(image['id'], only)
+
+    def show_image_member(self, image_id, member_id):
+        image, only = self._member_view(image_id)
+        if only not in (None, member_id):
+            raise exception.NotFound(kind=image_members.KIND, name=member_id)
+        return image_members.show(image['id'], member_id)
+
+    def set_image_member_status(self, image_id, member_id, status):
+        """Only the member answers (accepted, rejected, pending): Forbidden for the
+        owner, as Glance answers."""
+        image = self.show('image', image_id)
+        if member_id != self.context.project_id:
+            image_members.show(image['id'], member_id)  # NotFound first
+            raise exception.Forbidden(
+                reason='only project %s answers its membership of image %s'
+                       % (member_id, image['id']))
+        return image_members.set_status(image['id'], member_id, status)
+
+    def remove_image_member(self, image_id, member_id):
+        image = self._own_image('add_member', image_id)
+        image_members.remove(image['id'], member_id)
+
+    def deactivate_image(self, name_or_id):
+        return images.set_active(self._own_image('deactivate', name_or_id)['id'], False)
+
+    def reactivate_image(self, name_or_id):
+        return images.set_active(self._own_image('reactivate', name_or_id)['id'], True)
 
     def upload_image(self, name_or_id, stream, size=None):
         return images.upload(self._own_image('upload', name_or_id)['id'], stream, size)
@@ -105,13 +163,16 @@ class CatalogAPI:
         """(image, path of its data or None) for a download; ``part`` (disk, kernel,
         ramdisk) picks one file of what a boot of it reads, as hosts fetch them.
 
-        The service role (hosts' workers) downloads any image, private ones too.
+        The service role (hosts' workers) downloads any image, private ones too. A
+        deactivated image's data is an admin's only (Glance's 403 for others).
         """
         self._authorize('image', 'download')
         if images.SERVICE_ROLE in self.context.roles:
             image = images.show(name_or_id)
         else:
             image = images.show_visible(self.context, name_or_id)
+        if image['status'] == images.DEACTIVATED:
+            self._authorize('image', 'download:deactivated')
         return image, images.data_path(image, part)
 
     def update_host(self, name_or_id, **fields):

@@ -9,12 +9,19 @@ from provisioner import exception
 
 
 def find(session, model, name_or_id, kind):
+    """The row with this id, else the one with this name; a name several rows share
+    (images' names repeat, as Glance's) is a Conflict that asks for the id."""
     row = session.get(model, name_or_id)
-    if row is None:
-        row = session.execute(sa.select(model).where(model.name == name_or_id)).scalar()
-    if row is None:
+    if row is not None:
+        return row
+    rows = session.execute(sa.select(model).where(model.name == name_or_id)
+                           .limit(2)).scalars().all()
+    if not rows:
         raise exception.NotFound(kind=kind, name=name_or_id)
-    return row
+    if len(rows) > 1:
+        raise exception.Conflict(reason='more than one %s is named %s: give its id'
+                                        % (kind.lower(), name_or_id))
+    return rows[0]
 
 
 def to_dict(row):

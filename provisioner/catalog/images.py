@@ -16,9 +16,10 @@ import os
 import uuid
 
 import sqlalchemy as sa
-from sqlalchemy import exc as sa_exc
+from sqlalchemy import orm
 
 from provisioner.catalog import common
+from provisioner.catalog import image_members
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.image import cache as image_cache
@@ -75,13 +76,20 @@ show = _catalog.show
 
 # -- images of the image API (Glance v2): created empty, then uploaded -----------------
 
-DISK_FORMATS = ('qcow2', 'raw', 'aki', 'ari')
+# Glance's: an image may be any of these; a boot reads those of _OWN_FILE in a bare
+# container (or an AWS one: ami, aki, ari are bare too), the others are only kept.
+DISK_FORMATS = ('ami', 'ari', 'aki', 'vhd', 'vhdx', 'vmdk', 'raw', 'qcow2', 'vdi',
+                'iso', 'ploop')
+CONTAINER_FORMATS = ('ami', 'ari', 'aki', 'bare', 'ovf', 'ova', 'docker', 'compressed')
+_BOOTABLE_CONTAINERS = ('bare', 'ami', 'aki', 'ari')
 # The files a boot reads, each fetched by a host on its own.
 BOOT_PARTS = ('disk', 'kernel', 'ramdisk')
 # Hosts' workers download images with this role (provisioner bootstrap --service-user).
 SERVICE_ROLE = 'service'
-CONTAINER_FORMATS = ('bare',)
-VISIBILITIES = ('public', 'private')
+# Glance's default is shared: the owner's until it adds members (image_members).
+VISIBILITIES = ('public', 'private', 'shared')
+# Glance's deactivate: the data stays, but no one but an admin reads it or boots it.
+DEACTIVATED = 'deactivated'
 # Properties that are columns the boot path reads: Glance/Nova name -> column.
 COLUMN_PROPERTIES = {'os_command_line': 'cmdline', 'architecture': 'arch',
                      'hypervisor_type': 'hypervisor_type'}
@@ -91,8 +99,9 @@ _LINKS = {'kernel': 'kernel_id', 'ramdisk': 'ramdisk_id'}
 MAX_PROPERTIES = 128
 MAX_TAGS = 128  # Glance's image_tag_quota
 # Set by the image service, never by a request (Glance answers 403 for these).
+# ``owner`` is an admin's to change (CatalogAPI checks image:set_owner).
 READ_ONLY = frozenset(('id', 'status', 'size', 'virtual_size', 'checksum',
-                       'os_hash_algo', 'os_hash_value', 'owner', 'created_at',
+                       'os_hash_algo', 'os_hash_value', 'created_at',
                        'updated_at', 'self', 'file', 'schema', 'direct_url',
                        'locations', 'provisioner_boot', 'deleted', 'deleted_at'))
 _MAX_KEY, _MAX_VALUE = 255, 65535
@@ -103,14 +112,38 @@ def registered(image):
     return image['container_format'] is None
 
 
-def visible_to(context, image):
-    """Public images are everyone's; private ones their project's (and admins')."""
-    return (image['visibility'] == 'public' or context.is_admin
-            or image['owner'] == context.project_id)
+_LOOK_UP = object()
 
 
-def list_visible(context):
-    return [i for i in list_all() if visible_to(context, i)]
+def visible_to(context, image, membership=_LOOK_UP):
+    """Public images are everyone's; private ones their project's (and admins');
+    shared ones their project's and their members' (whatever the member answered).
+    ``membership``: the caller's status in the image (None: not a member), when the
+    caller has it at hand."""
+    if (image['visibility'] == 'public' or context.is_admin
+            or image['owner'] == context.project_id):
+        return True
+    if image['visibility'] != 'shared':
+        return False
+    if membership is _LOOK_UP:
+        membership = image_members.status_of(image['id'], context.project_id)
+    return membership is not None
+
+
+def list_visible(context, member_status='accepted'):
+    """The images the caller sees, a shared one of another project only when the
+    caller's membership is ``member_status`` (Glance's list: accepted ones; 'all')."""
+    statuses = image_members.statuses_of(context.project_id)
+    listed = []
+    for image in list_all():
+        status = statuses.get(image['id'])
+        if not visible_to(context, image, status):
+            continue
+        if (status is not None and image['owner'] != context.project_id
+                and member_status not in ('all', status)):
+            continue
+        listed.append(image)
+    return listed
 
 
 def show_visible(context, name_or_id):
@@ -121,30 +154,52 @@ def show_visible(context, name_or_id):
     return image
 
 
+def label(image):
+    """How messages name an image: its name, or its id when it has none."""
+    return image['name'] or image['id']
+
+
 def check_bootable(context, image_row):
-    """Refuse booting an image the caller may not see, or one without its bytes."""
+    """Refuse booting an image the caller may not see, one without its bytes, or one
+    of a format a boot here cannot read."""
     image = common.to_dict(image_row)
-    if not visible_to(context, image):
+    membership = image_members.status_of(image['id'], context.project_id,
+                                         orm.object_session(image_row))
+    if not visible_to(context, image, membership):
         raise exception.NotFound(kind=KIND, name=image['id'])
     if image['status'] != 'active':
         raise exception.Invalid(reason='image %s is %s, not active: upload its data '
                                        'first (openstack image create --file, or '
                                        'PUT /image/v2/images/%s/file)'
-                                       % (image['name'], image['status'], image['id']))
+                                       % (label(image), image['status'], image['id']))
+    if not registered(image) and (
+            image['disk_format'] not in _OWN_FILE
+            or image['container_format'] not in _BOOTABLE_CONTAINERS):
+        raise exception.Invalid(reason='image %s is %s in a %s container: a server '
+                                       'boots qcow2, raw, aki or ari images in a bare '
+                                       'container' % (label(image), image['disk_format'],
+                                                      image['container_format']))
 
 
 _NON_NEGATIVE = {'type': 'integer', 'minimum': 0,
                  'errorMessage': '{key} must be a non-negative integer'}
 _TAGS = 'tags are a list of strings of 1 to %d characters' % _MAX_KEY
+_TEXT = 'must be text of at most %d characters without NUL' % _MAX_KEY
+# Glance's name and owner: any text of at most 255 characters, or none.
+_NAME = {'type': ['string', 'null'], 'maxLength': _MAX_KEY,
+         'not': {'type': 'string', 'pattern': '\\x00|[\\ud800-\\udfff]'},
+         'errorMessage': '{key} %s, or null' % _TEXT}
 # What an image's fields and properties may be set to (None removes a property).
 CHANGES = {
     'title': 'image update', 'type': 'object',
     'properties': {
-        'name': schemas.titled(schemas.NAME, 'image name'),
+        'name': _NAME, 'owner': _NAME,
         'min_ram': _NON_NEGATIVE, 'min_disk': _NON_NEGATIVE,
         'visibility': schemas.titled(schemas.one_of(*VISIBILITIES), 'visibility'),
         'protected': {'type': 'boolean',
                       'errorMessage': 'protected must be true or false'},
+        'os_hidden': {'type': 'boolean',
+                      'errorMessage': 'os_hidden must be true or false'},
         'disk_format': schemas.titled(schemas.one_of(*DISK_FORMATS), 'disk_format'),
         'container_format': schemas.titled(schemas.one_of(*CONTAINER_FORMATS),
                                            'container_format'),
@@ -174,18 +229,18 @@ def _set_fields(row, fields):
     validation.check(fields, CHANGES, none_is_absent=False)
     properties = dict(row.properties or {})
     for key, value in fields.items():
-        if key == 'name':
-            row.name = value
+        if key in ('name', 'owner'):
+            setattr(row, key, value)
         elif key in ('min_ram', 'min_disk'):
             setattr(row, 'min_ram_mib' if key == 'min_ram' else 'min_disk_gib', value)
         elif key == 'visibility':
             row.visibility = value
-        elif key == 'protected':
-            row.protected = value
+        elif key in ('protected', 'os_hidden'):
+            setattr(row, key, value)
         elif key in ('disk_format', 'container_format'):
             if row.status != 'queued' and getattr(row, key) != value:
                 raise exception.Conflict(reason='the %s of image %s cannot change once '
-                                                'it has data' % (key, row.name))
+                                                'it has data' % (key, row.id))
             setattr(row, key, value)
         elif key == 'tags':
             tags = list(dict.fromkeys(value or ()))
@@ -238,10 +293,11 @@ def _relink_users(session, image_id):
             _link_files(session, row)
 
 
-def add(context, name, image_id=None, disk_format=None, container_format=None,
-        visibility='private', min_ram=0, min_disk=0, protected=False, properties=None,
-        tags=None):
-    """An image without data (``queued``) owned by the caller's project."""
+def add(context, name=None, image_id=None, disk_format=None, container_format=None,
+        visibility='shared', min_ram=0, min_disk=0, protected=False, properties=None,
+        tags=None, owner=None, os_hidden=False):
+    """An image without data (``queued``) owned by the caller's project (or
+    ``owner``'s: an admin's choice)."""
     if image_id is not None:
         try:
             image_id = str(uuid.UUID(str(image_id)))
@@ -249,11 +305,11 @@ def add(context, name, image_id=None, disk_format=None, container_format=None,
             raise exception.Invalid(reason='id must be a UUID, not %r'
                                            % image_id) from None
     row = models.Image(id=image_id or str(uuid.uuid4()), name=None, size_bytes=0,
-                       status='queued', owner=context.project_id,
-                       container_format='bare', visibility='private')
-    fields = {'name': name, 'visibility': visibility or 'private',
+                       status='queued', owner=owner or context.project_id,
+                       container_format='bare', visibility='shared')
+    fields = {'name': name, 'visibility': visibility or 'shared',
               'min_ram': min_ram or 0, 'min_disk': min_disk or 0,
-              'protected': bool(protected), 'tags': tags}
+              'protected': bool(protected), 'tags': tags, 'os_hidden': os_hidden}
     if disk_format is not None:
         fields['disk_format'] = disk_format
     if container_format is not None:
@@ -271,21 +327,18 @@ def add(context, name, image_id=None, disk_format=None, container_format=None,
 
 def update(image_id, changes):
     """Apply {field or property: value, or None to remove} to an image."""
-    try:
-        with db_api.transaction() as session:
-            row = common.find(session, models.Image, image_id, KIND)
-            if registered(common.to_dict(row)):
-                raise exception.Conflict(reason='image %s was registered from files '
-                                                'by path; delete and upload it to '
-                                                'change it' % row.name)
-            _set_fields(row, changes)
-            row.updated_at = models.utcnow()
-            _link_files(session, row)
-            session.flush()
-            return common.to_dict(row)
-    except sa_exc.IntegrityError:
-        raise exception.Conflict(reason='%s %s already exists.'
-                                        % (KIND, changes.get('name'))) from None
+    with db_api.transaction() as session:
+        row = common.find(session, models.Image, image_id, KIND)
+        image = common.to_dict(row)
+        if registered(image):
+            raise exception.Conflict(reason='image %s was registered from files by '
+                                            'path; delete and upload it to change it'
+                                            % label(image))
+        _set_fields(row, changes)
+        row.updated_at = models.utcnow()
+        _link_files(session, row)
+        session.flush()
+        return common.to_dict(row)
 
 
 def _set_status(image_id, expected, status):
@@ -308,10 +361,10 @@ def upload(image_id, stream, size=None):
     image = show(image_id)
     if image['disk_format'] is None and image['status'] == 'queued':
         raise exception.Invalid(reason='set the disk_format of image %s before '
-                                       'uploading its data' % image['name'])
+                                       'uploading its data' % label(image))
     if registered(image) or not _set_status(image['id'], 'queued', 'saving'):
         raise exception.Conflict(reason='image %s is %s: data can be uploaded only to '
-                                        'a queued image' % (image['name'],
+                                        'a queued image' % (label(image),
                                                             image['status']))
     try:
         store.remove_abandoned_uploads(image['id'])
@@ -337,9 +390,10 @@ def _activate(image_id, path, written):
         row = session.get(models.Image, image_id)
         if row is None or row.status != 'saving':
             raise exception.NotFound(kind=KIND, name=image_id)
-        role = _OWN_FILE.get(row.disk_format, 'disk')
-        setattr(row, '%s_path' % role, path)
-        setattr(row, '%s_sha256' % role, written.sha256)
+        role = _OWN_FILE.get(row.disk_format)
+        if role is not None:  # what a boot reads; other formats are only kept
+            setattr(row, '%s_path' % role, path)
+            setattr(row, '%s_sha256' % role, written.sha256)
         row.store_path = path
         row.size_bytes = written.size
         row.virtual_size = written.virtual_size
@@ -358,7 +412,7 @@ def data_path(image, part=None):
     or a registered image's disk (else kernel) file. With ``part`` (disk, kernel,
     ramdisk): that file of a boot of the image (a linked aki/ari image's file for an
     uploaded one); NotFound if the image has none."""
-    if image['status'] != 'active':
+    if image['status'] not in ('active', DEACTIVATED):
         return None
     if part is not None:
         if part not in BOOT_PARTS:
@@ -384,13 +438,14 @@ def _users_of_file(session, row):
         users.append('volume %s (a volume copies its image when first attached)'
                      % ', '.join(waiting))
     if row.store_path:
-        others = session.execute(sa.select(models.Image.name).where(
+        others = session.execute(sa.select(models.Image).where(
             models.Image.id != row.id, sa.or_(
                 models.Image.kernel_path == row.store_path,
                 models.Image.ramdisk_path == row.store_path,
                 models.Image.disk_path == row.store_path))).scalars().all()
         if others:
-            users.append('image %s' % ', '.join(others))
+            users.append('image %s' % ', '.join(label(common.to_dict(other))
+                                                for other in others))
     return ', '.join(u for u in users if u)
 
 
@@ -401,13 +456,30 @@ def delete(image_id):
         if row.protected:
             raise exception.Forbidden(reason='image %s is protected; unset protected '
                                              'first (openstack image set '
-                                             '--unprotected)' % row.name)
+                                             '--unprotected)' % label(common.to_dict(row)))
         users = _users_of_file(session, row)
         if users:
             raise exception.Conflict(reason='%s %s is in use by %s.'
-                                            % (KIND, row.name, users))
+                                            % (KIND, label(common.to_dict(row)), users))
+        session.execute(sa.delete(models.ImageMember)
+                        .where(models.ImageMember.image_id == row.id))
         session.delete(row)
         image = common.to_dict(row)
     if image['store_path']:
         store.delete(image['store_path'])
     return image
+
+
+def set_active(image_id, active):
+    """Glance's deactivate (``active`` False) and reactivate: an active image becomes
+    deactivated and back; either is a no-op on an image already so. Forbidden for an
+    image in any other state (queued, saving), as Glance answers."""
+    wanted, other = ('active', DEACTIVATED) if active else (DEACTIVATED, 'active')
+    image = show(image_id)
+    if image['status'] == wanted:
+        return image
+    if registered(image) or not _set_status(image['id'], other, wanted):
+        raise exception.Forbidden(reason='image %s is %s: only an %s image can be %s'
+                                         % (label(image), image['status'], other,
+                                            'reactivated' if active else 'deactivated'))
+    return show(image['id'])

@@ -119,6 +119,9 @@ def _caller(conn, token):
         return None
     if user[2] and issued_at <= _epoch(user[2]):
         return None
+    if conn.execute('SELECT 1 FROM revoked_tokens WHERE audit_id = ?',
+                    (fernet.audit_id(token),)).fetchone():
+        return None
     roles = tuple(sorted(role for role, in conn.execute(
         'SELECT role FROM role_assignments WHERE user_id = ? AND project_id = ?',
         (user_id, project_id))))

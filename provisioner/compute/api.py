@@ -133,7 +133,7 @@ class ComputeAPI:
                     'power_state': row.power_state, 'host': row.host,
                     # A deleted server's flavor and image may be gone since.
                     'flavor': flavor.name if flavor else '', 'flavor_id': row.flavor_id,
-                    'image': image.name if image else '', 'image_id': row.image_id,
+                    'image': (image.name or '') if image else '', 'image_id': row.image_id,
                     'fault': row.fault,
                     'key_name': row.key_name, 'metadata': dict(row.properties or {}),
                     'availability_zone': (row.request_spec or {}).get(

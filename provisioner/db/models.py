@@ -48,6 +48,15 @@ class RoleAssignment(Base):
     role: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
 
 
+class RevokedToken(Base):
+    """A token revoked before it expires (DELETE /v3/auth/tokens), by its audit id;
+    kept until it would have expired anyway."""
+
+    __tablename__ = 'revoked_tokens'
+    audit_id: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
+    expires_at: orm.Mapped[datetime.datetime] = orm.mapped_column(index=True)
+
+
 class Flavor(TimestampMixin, Base):
     __tablename__ = 'flavors'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
@@ -62,7 +71,8 @@ class Image(TimestampMixin, Base):
 
     __tablename__ = 'images'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
-    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+    # Glance's: any text of at most 255 characters, or none; names repeat.
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     disk_path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
     disk_format: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     disk_sha256: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
@@ -82,9 +92,12 @@ class Image(TimestampMixin, Base):
                                                 server_default='active')
     visibility: orm.Mapped[str] = orm.mapped_column(sa.String(16), default='public',
                                                     server_default='public')
-    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(36), index=True)
+    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255), index=True)
     container_format: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     protected: orm.Mapped[bool] = orm.mapped_column(default=False,
+                                                    server_default=sa.false())
+    # Glance's: left out of image lists unless asked for (?os_hidden=true).
+    os_hidden: orm.Mapped[bool] = orm.mapped_column(default=False,
                                                     server_default=sa.false())
     checksum: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))  # md5
     os_hash_algo: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
@@ -95,6 +108,20 @@ class Image(TimestampMixin, Base):
     # The image store's file holding the uploaded bytes: deleted with the image.
     store_path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
     updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column()
+
+
+class ImageMember(Base):
+    """A project a shared image is shared with, and whether it took it (Glance's
+    pending, accepted or rejected)."""
+
+    __tablename__ = 'image_members'
+    image_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('images.id', ondelete='CASCADE'), primary_key=True)
+    member_id: orm.Mapped[str] = orm.mapped_column(sa.String(255), primary_key=True,
+                                                   index=True)
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
+    updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
 
 
 SUBNET_NAMESPACE = uuid.UUID('0b8a4d1e-7c6f-4e8e-9a9d-3f1c2b5e6a70')
@@ -168,10 +195,11 @@ class Instance(TimestampMixin, Base):
     __tablename__ = 'instances'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(64), index=True)
-    project_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('projects.id'), index=True)
-    user_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('users.id'))
-    # Plain ids, no foreign keys: a deleted server's row outlives its flavor and image.
+    # Plain ids, no foreign keys: a server outlives its project and user (Keystone
+    # deletes those without asking Nova), and a deleted server's row its flavor and
+    # image.
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), index=True)
+    user_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     flavor_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     image_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     # The request as asked: network ids and volume sizes (JSON), read by the tasks.
@@ -241,8 +269,7 @@ class KeyPair(TimestampMixin, Base):
     __table_args__ = (sa.UniqueConstraint('user_id', 'name'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
-    user_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('users.id', ondelete='CASCADE'))
+    user_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))  # outlives the user
     type: orm.Mapped[str] = orm.mapped_column(sa.String(8), default='ssh')
     public_key: orm.Mapped[str] = orm.mapped_column(sa.Text)
     fingerprint: orm.Mapped[str] = orm.mapped_column(sa.String(64))
@@ -285,7 +312,7 @@ class Volume(TimestampMixin, Base):
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     instance_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.ForeignKey('instances.id'), index=True)
-    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))  # outlives it
     # Position in the boot request; with instance_id it names the volume deterministically.
     # Null for a volume of the volume service (it outlives its servers).
     index: orm.Mapped[int | None]
@@ -326,7 +353,7 @@ class ServerGroup(TimestampMixin, Base):
     __table_args__ = (sa.UniqueConstraint('project_id', 'name'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(64))
-    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))  # outlives it
     policy: orm.Mapped[str] = orm.mapped_column(sa.String(16))
 
 
@@ -342,8 +369,8 @@ class QuotaLimit(Base):
     """A project's own limit for one resource; without a row the [quota] default applies."""
 
     __tablename__ = 'quota_limits'
-    project_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('projects.id', ondelete='CASCADE'), primary_key=True)
+    # Nova's and Neutron's quotas outlive their project (Keystone tells them nothing).
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     resource: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
     hard_limit: orm.Mapped[int]
 
@@ -352,8 +379,7 @@ class QuotaUsage(Base):
     """What a project's live instances hold of one resource (a counter, for atomic checks)."""
 
     __tablename__ = 'quota_usages'
-    project_id: orm.Mapped[str] = orm.mapped_column(
-        sa.ForeignKey('projects.id', ondelete='CASCADE'), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     resource: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
     in_use: orm.Mapped[int] = orm.mapped_column(sa.BigInteger, default=0)
 
@@ -364,7 +390,7 @@ class QuotaReservation(Base):
     __tablename__ = 'quota_reservations'
     instance_id: orm.Mapped[str] = orm.mapped_column(
         sa.ForeignKey('instances.id', ondelete='CASCADE'), primary_key=True)
-    project_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('projects.id'))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     amounts: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
 
 

@@ -1,7 +1,8 @@
 """Identity administration: users, projects and role assignments, under policy.
 
 A password change or a disable stamps ``tokens_revoked_at``: every token the user held
-stops validating at once, on every engine, with no token list to search.
+stops validating at once, on every engine, with no token list to search. Deleting a
+user or a project (with its role assignments) ends their tokens the same way.
 """
 
 import uuid
@@ -151,6 +152,29 @@ def show_user(context, user_id):
     policy.authorize(context, 'identity:user_show', {'user_id': user_id})
     with db_api.transaction() as session:
         return _user(_by_id(session, models.User, user_id, 'User'))
+
+
+def _delete(session, row):
+    """Delete a project or user and its role assignments, nothing else: Keystone does
+    not tell other services, whose resources keep the id."""
+    ra = models.RoleAssignment
+    column = ra.project_id if isinstance(row, models.Project) else ra.user_id
+    session.execute(sa.delete(ra).where(column == row.id))
+    session.delete(row)
+
+
+def delete_project(context, project_id):
+    """Delete a project; tokens scoped to it stop validating (no role is left)."""
+    policy.authorize(context, 'identity:project_delete', {'project_id': project_id})
+    with db_api.transaction() as session:
+        _delete(session, _by_id(session, models.Project, project_id, 'Project'))
+
+
+def delete_user(context, user_id):
+    """Delete a user; every token they hold stops validating (no user is left)."""
+    policy.authorize(context, 'identity:user_delete', {'user_id': user_id})
+    with db_api.transaction() as session:
+        _delete(session, _by_id(session, models.User, user_id, 'User'))
 
 
 def enable_user(context, name):

@@ -2,8 +2,9 @@
 
 Tokens are Fernet tokens (provisioner.identity.fernet): nothing is stored per token, so
 neither a database dump nor the flow store holds a credential. Validation checks the
-token with the key repository, then reads the user's current state: a disabled user, a
-changed password (tokens_revoked_at) or a removed role ends a token at once.
+token with the key repository, then reads the user's current state: a disabled or
+deleted user, a changed password (tokens_revoked_at), a removed role or project ends
+a token at once; a token revoked alone is kept by its audit id until it expires.
 """
 
 import dataclasses
@@ -92,7 +93,9 @@ def authenticate(username, password, project_name, user_id=None, project_id=None
     """Check credentials and return a new token scoped to the project.
 
     The user is named by ``username`` or ``user_id``, the project by ``project_name``
-    or ``project_id`` (Keystone's password method accepts either).
+    or ``project_id`` (Keystone's password method accepts either). Without either,
+    the token is unscoped (Keystone's: it proves who the user is, and can be
+    exchanged for a project-scoped one, but no service accepts it).
     """
     failure = exception.NotAuthenticated(
         reason='wrong user name, password or project (check OS_USERNAME, OS_PASSWORD '
@@ -105,28 +108,32 @@ def authenticate(username, password, project_name, user_id=None, project_id=None
             raise failure
         if not passwords.verify_password(password, user.password_hash):
             raise failure
-        project = _find(session, models.Project, project_id, project_name)
-        if project is None or not _roles(session, user.id, project.id):
-            raise failure
-        user_id, project_id = user.id, project.id
+        user_id = user.id
+        if project_id is not None or project_name is not None:
+            project = _find(session, models.Project, project_id, project_name)
+            if project is None or not _roles(session, user.id, project.id):
+                raise failure
+            project_id = project.id
     return fernet.issue(user_id, project_id, CONF.token.expiration)[0]
 
 
 def rescope(token, project_name=None, project_id=None):
-    """A new token for a valid token's user, scoped to a project they have a role in.
+    """A new token for a valid token's user, scoped to a project they have a role in
+    (unscoped without one).
 
     Keystone's token method: the new token expires when the old one does, so
     renewing a token never extends the session its password started.
     """
-    context = validate(token)
+    context = inspect(token)
     expires_at = fernet.decode(token)[3]
-    with db_api.transaction() as session:
-        project = _find(session, models.Project, project_id, project_name)
-        if project is None or not _roles(session, context.user_id, project.id):
-            raise exception.NotAuthenticated(
-                reason='the user has no role in project %s'
-                       % (project_name or project_id))
-        project_id = project.id
+    if project_id is not None or project_name is not None:
+        with db_api.transaction() as session:
+            project = _find(session, models.Project, project_id, project_name)
+            if project is None or not _roles(session, context.user_id, project.id):
+                raise exception.NotAuthenticated(
+                    reason='the user has no role in project %s'
+                           % (project_name or project_id))
+            project_id = project.id
     return fernet.issue(context.user_id, project_id, expires_at - time.time())[0]
 
 
@@ -141,20 +148,51 @@ def _epoch(moment):
     return moment.replace(tzinfo=datetime.timezone.utc).timestamp()
 
 
-def validate(token):
-    """Return the RequestContext of a valid token; NotAuthenticated otherwise."""
+def inspect(token):
+    """The RequestContext of a valid token, scoped or not (an unscoped token's has no
+    project and no roles); NotAuthenticated otherwise."""
     user_id, project_id, issued_at, _expires_at = fernet.decode(token)
     revoked = exception.NotAuthenticated(reason='the token is no longer valid')
     with db_api.transaction() as session:
         user = session.get(models.User, user_id)
-        project = session.get(models.Project, project_id)
-        if user is None or project is None or not user.enabled:
+        if user is None or not user.enabled:
             raise revoked
         if user.tokens_revoked_at and issued_at <= _epoch(user.tokens_revoked_at):
             raise revoked
-        roles = _roles(session, user.id, project.id)
+        if session.get(models.RevokedToken, fernet.audit_id(token)) is not None:
+            raise revoked
+        if project_id is None:
+            return RequestContext(user_id=user.id, user_name=user.name,
+                                  project_id=None, project_name=None, roles=())
+        project = session.get(models.Project, project_id)
+        roles = _roles(session, user.id, project_id) if project is not None else ()
         if not roles:
             raise revoked
         return RequestContext(user_id=user.id, user_name=user.name,
                               project_id=project.id, project_name=project.name,
                               roles=roles)
+
+
+def validate(token):
+    """Return the RequestContext of a valid project-scoped token; NotAuthenticated
+    otherwise (an unscoped token is good only for getting a scoped one)."""
+    context = inspect(token)
+    if context.project_id is None:
+        raise exception.NotAuthenticated(
+            reason='the token is unscoped: get a project-scoped one (POST '
+                   '/identity/v3/auth/tokens with a project in the scope)')
+    return context
+
+
+def revoke(token):
+    """End a valid token before it expires (Keystone's DELETE /v3/auth/tokens)."""
+    inspect(token)
+    expires_at = datetime.datetime.fromtimestamp(fernet.decode(token)[3],
+                                                 datetime.timezone.utc)
+    now = models.utcnow()
+    with db_api.transaction() as session:
+        # Revocations of tokens that have expired since are no longer needed.
+        session.execute(sa.delete(models.RevokedToken)
+                        .where(models.RevokedToken.expires_at < now))
+        session.merge(models.RevokedToken(audit_id=fernet.audit_id(token),
+                                          expires_at=expires_at.replace(tzinfo=None)))

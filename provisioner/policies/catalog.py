@@ -48,6 +48,27 @@ _image_rules = [
                                  '(the service role of hosts\' workers: any '
                                  'image).',
                                  _api('GET', '/image/v2/images/{image_id}/file')),
+    policy.DocumentedRuleDefault('image:set_owner', base.ADMIN,
+                                 'Give an image to another project (its owner).',
+                                 _api('PATCH', '/image/v2/images/{image_id}')),
+    policy.DocumentedRuleDefault('image:add_member', base.PROJECT_MEMBER,
+                                 'Share an image of the project with another '
+                                 'project, list or remove its members.',
+                                 _api('POST', '/image/v2/images/{image_id}/members')
+                                 + _api('DELETE', '/image/v2/images/{image_id}/members/'
+                                                  '{member_id}')),
+    policy.DocumentedRuleDefault('image:deactivate', base.PROJECT_MEMBER,
+                                 'Deactivate an image of the project: its data can '
+                                 'no longer be downloaded or booted.',
+                                 _api('POST', '/image/v2/images/{image_id}/actions/'
+                                              'deactivate')),
+    policy.DocumentedRuleDefault('image:reactivate', base.PROJECT_MEMBER,
+                                 'Reactivate a deactivated image of the project.',
+                                 _api('POST', '/image/v2/images/{image_id}/actions/'
+                                              'reactivate')),
+    policy.DocumentedRuleDefault('image:download:deactivated', base.ADMIN,
+                                 'Download the data of a deactivated image.',
+                                 _api('GET', '/image/v2/images/{image_id}/file')),
     policy.DocumentedRuleDefault('image:update', base.PROJECT_MEMBER,
                                  'Change the name, properties or visibility of an '
                                  'image of the project.',

@@ -41,6 +41,14 @@ _rules += [
         ('identity:token_validate', _ADMIN_OR_SELF,
          'Validate a token: one\'s own, or anyone\'s for an admin.', 'GET',
          '/v3/auth/tokens'),
+        ('identity:token_revoke', _ADMIN_OR_SELF,
+         'Revoke a token: one\'s own, or anyone\'s for an admin.', 'DELETE',
+         '/v3/auth/tokens'),
+        ('identity:project_delete', base.ADMIN,
+         'Delete a project (what it owns in other services stays).', 'DELETE',
+         '/v3/projects/{project_id}'),
+        ('identity:user_delete', base.ADMIN,
+         'Delete a user (their tokens end at once).', 'DELETE', '/v3/users/{user_id}'),
     )
 ]
 

@@ -201,3 +201,15 @@ def test_the_all_in_one_list_imports_no_database_library_nor_engine(
     assert result['code'] == 0, result['output']
     assert 'ID  NAME' in result['output']
     assert cli_probe.heavy(result['modules'], HEAVY + ('oslo_policy', 'alembic')) == []
+
+
+def test_the_quick_list_refuses_a_revoked_token(admin_context):
+    """quick_list's caller check is identity.service.validate's, revocations too."""
+    from provisioner.cmd import quick_list
+    from provisioner.identity import service as identity
+    token = identity.authenticate('admin', 'admin-secret', 'admin')
+    with quick_list._read_only(quick_list._database_path()) as conn:
+        assert quick_list._caller(conn, token).user_id == admin_context.user_id
+    identity.revoke(token)
+    with quick_list._read_only(quick_list._database_path()) as conn:
+        assert quick_list._caller(conn, token) is None

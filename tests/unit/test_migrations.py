@@ -47,16 +47,19 @@ def test_flow_store_children_are_indexed_by_parent():
             assert ['parent_uuid'] in indexed, (table, indexed)
 
 
-def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
+def _migrate(revision):
     from alembic import command
 
-    def migrate(revision):
-        with db_api.get_engine().connect() as conn, \
-                migration._sqlite_foreign_keys_off(conn), conn.begin():
-            if revision == 'head':
-                command.upgrade(migration._alembic_config(conn), 'head')
-            else:
-                command.downgrade(migration._alembic_config(conn), revision)
+    with db_api.get_engine().connect() as conn, \
+            migration._sqlite_foreign_keys_off(conn), conn.begin():
+        if revision == 'head':
+            command.upgrade(migration._alembic_config(conn), 'head')
+        else:
+            command.downgrade(migration._alembic_config(conn), revision)
+
+
+def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
+    migrate = _migrate
 
     def columns(table):
         with db_api.get_engine().connect() as conn:
@@ -89,3 +92,37 @@ def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
             == [('net1', 'sub1')]
         assert conn.execute(sa.text('SELECT id FROM ports')).scalars().all() == ['p1']
     migrate('head')
+
+
+def test_0017_lets_a_project_with_servers_go_and_images_share_a_name():
+    _migrate('0013')
+    with db_api.get_engine().begin() as conn:
+        conn.execute(sa.text("INSERT INTO projects (id, name, created_at) "
+                             "VALUES ('x1', 'x', '2026-01-01 00:00:00')"))
+        conn.execute(sa.text("INSERT INTO users (id, name, password_hash, enabled, "
+                             "created_at) VALUES ('x1', 'x', 'h', 1, "
+                             "'2026-01-01 00:00:00')"))
+        conn.execute(sa.text(
+            "INSERT INTO quota_limits (project_id, resource, hard_limit) "
+            "VALUES ('x1', 'instances', 2)"))
+    _migrate('head')
+    assert migration.current_revision() == migration.SCHEMA_HEAD
+    with db_api.get_engine().connect() as conn:
+        fks = [fk['referred_table'] for table in ('instances', 'volumes', 'keypairs',
+                                                  'quota_limits', 'quota_usages',
+                                                  'quota_reservations', 'server_groups')
+               for fk in sa.inspect(conn).get_foreign_keys(table)]
+    assert 'projects' not in fks and 'users' not in fks
+    with db_api.transaction() as session:
+        session.delete(session.get(models.Project, 'x1'))
+        session.delete(session.get(models.User, 'x1'))
+        for n in range(2):
+            session.add(models.Image(id='i%d' % n, name='same name', size_bytes=0))
+        session.add(models.Image(id='i2', name=None, size_bytes=0))
+    with db_api.transaction() as session:  # Nova keeps its quota of the project
+        limit = session.get(models.QuotaLimit, ('x1', 'instances'))
+        assert limit is not None
+        for row in session.query(models.Image).all() + [limit]:
+            session.delete(row)
+    _migrate('0013')  # and back, once nothing breaks 0013's constraints
+    _migrate('head')

@@ -4,8 +4,10 @@ What ``openstack project create/list/show``, ``user create/list/show/set`` and
 ``role add/remove/list``, ``role assignment list`` call; each handler is a thin
 layer over provisioner.identity.admin, which checks the policy. Keystone's
 attributes provisioner does not keep (descriptions, e-mail, a default project) are
-accepted and not stored; a request that needs what provisioner cannot do (another
-domain, a disabled or nested project, renaming a user) is a 400 that says so.
+accepted and not stored; a request that needs what provisioner cannot do (a
+disabled or nested project, renaming a user) is a 400 that says so, and another
+domain is not found (404). Deleting a project or a user is Keystone's: nothing
+else goes with it.
 """
 
 from provisioner.api.identity import schemas
@@ -36,6 +38,12 @@ def _keystone_filters(items, req):
 
 
 # -- domains: the one Default ---------------------------------------------------------
+
+def _in_default_domain(ref):
+    """A create may name the Default domain (or none); another is not found."""
+    if ref.get('domain_id') not in (None, views.DOMAIN_ID):
+        raise exception.NotFound(kind='Domain', name=ref['domain_id'])
+
 
 @wsgi.route('GET', '/v3/domains')
 def list_domains(req):
@@ -70,8 +78,16 @@ def show_project(req, project_id):
 @wsgi.route('POST', '/v3/projects')
 @validation.schema(schemas.PROJECT_CREATE)
 def create_project(req, body):
+    _in_default_domain(body['project'])
     project = admin.create_project(req.context, body['project']['name'])
     return wsgi.json_response({'project': views.project_view(req, project)}, 201)
+
+
+@wsgi.route('DELETE', '/v3/projects/{project_id}')
+def delete_project(req, project_id):
+    """204 as Keystone: what the project owns in other services stays, as it was."""
+    admin.delete_project(req.context, project_id)
+    return wsgi.empty_response(204)
 
 
 @wsgi.route('GET', '/v3/users/{user_id}/projects')
@@ -99,6 +115,7 @@ def show_user(req, user_id):
 @validation.schema(schemas.USER_CREATE)
 def create_user(req, body):
     body = body['user']
+    _in_default_domain(body)
     user = admin.create_user(req.context, body['name'], body['password'])
     if body.get('enabled') is False:
         user = admin.disable_user(req.context, user['name'])
@@ -124,10 +141,9 @@ def update_user(req, user_id, body):
 
 @wsgi.route('DELETE', '/v3/users/{user_id}')
 def delete_user(req, user_id):
-    admin.show_user(req.context, user_id)
-    raise wsgi.HTTPError(501, 'provisioner keeps its users (instances record who '
-                              'booted them): disable this one instead, with '
-                              '"openstack user set --disable".')
+    """204; the user's tokens end; their servers, volumes and key pairs stay."""
+    admin.delete_user(req.context, user_id)
+    return wsgi.empty_response(204)
 
 
 # -- roles and their assignments ---------------------------------------------------------

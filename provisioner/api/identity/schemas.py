@@ -1,7 +1,8 @@
 """JSON schemas of the identity requests (Keystone v3): tokens, projects and users.
 
-What provisioner cannot do (another domain, a disabled or nested project) is
-refused by the schema with the reason, as "Invalid request: ..." (400).
+What provisioner cannot do (a disabled or nested project, moving a user to another
+domain) is refused by the schema with the reason, as "Invalid request: ..." (400);
+creating in another domain is a 404, as Keystone answers for a domain it lacks.
 """
 
 from provisioner.api.identity import views
@@ -40,12 +41,16 @@ def _invalid(reason):
 _DOMAIN_ID = {'enum': [None, views.DOMAIN_ID],
               'errorMessage': _invalid('provisioner has one domain, %s (id %s), not '
                                        '{value}' % (views.DOMAIN_NAME, views.DOMAIN_ID))}
+# A create naming another domain is a 404 (the handler's), as Keystone answers for
+# a domain it does not have.
+_ANY_DOMAIN_ID = {'type': ['string', 'null'],
+                  'errorMessage': _invalid('domain_id must be a string')}
 _FALSY = [False, None, 0, '', [], {}]
 
 PROJECT_CREATE = validation.wrapped('project', {
     'type': 'object', 'required': ['name'],
     'properties': {
-        'domain_id': _DOMAIN_ID,
+        'domain_id': _ANY_DOMAIN_ID,
         'enabled': {'not': {'const': False},
                     'errorMessage': _invalid('provisioner projects are always enabled')},
         'is_domain': {'enum': _FALSY,
@@ -61,7 +66,7 @@ _NEEDS_PASSWORD = _invalid('a provisioner user needs a password (openstack user 
 USER_CREATE = validation.wrapped('user', {
     'type': 'object',
     'properties': {
-        'domain_id': _DOMAIN_ID,
+        'domain_id': _ANY_DOMAIN_ID,
         'name': {'type': 'string', 'errorMessage': _invalid('a user needs a name')},
         'password': {'type': 'string', 'errorMessage': _NEEDS_PASSWORD}},
     'allOf': [{'required': ['name'], 'errorMessage': _invalid('a user needs a name')},

@@ -1,14 +1,14 @@
-"""POST/GET/HEAD /v3/auth/tokens and the catalog: Keystone's token API on Fernet tokens.
+"""POST/GET/HEAD/DELETE /v3/auth/tokens and the catalog: Keystone's token API on
+Fernet tokens.
 
-Tokens are always scoped to a project (provisioner has no unscoped or domain
-tokens): a request without a project scope is refused with a message that says to
-give one. The token method re-scopes or renews a valid token; the new token
-expires when the old one does.
+A request without a scope gets an unscoped token, as Keystone gives one to a user
+without a default project: it names the user, has no project, roles or catalog,
+and is good only for getting a project-scoped token (the token method), which
+every other request needs. There are no domain or system scopes. The token method
+re-scopes or renews a valid token; the new token expires when the old one does.
 """
 
-import base64
 import datetime
-import hashlib
 
 from provisioner.api import common
 from provisioner.api.identity import schemas
@@ -21,9 +21,9 @@ from provisioner.identity import fernet
 from provisioner.identity import service as identity
 from provisioner import policy
 
-UNSCOPED = ('provisioner issues project-scoped tokens only: give a project in the '
-            'scope (OS_PROJECT_NAME and OS_PROJECT_DOMAIN_NAME=Default, or '
-            'OS_PROJECT_ID).')
+UNSUPPORTED_SCOPE = ('provisioner scopes tokens to a project or to nothing (no domain '
+                     'or system scope): give a project in the scope (OS_PROJECT_NAME '
+                     'and OS_PROJECT_DOMAIN_NAME=Default, or OS_PROJECT_ID).')
 
 
 def _check_domain(ref, what):
@@ -44,7 +44,7 @@ def _project_scope(auth):
     if scope is None:
         return None
     if not isinstance(scope, dict) or 'project' not in scope:
-        raise exception.NotAuthenticated(reason=UNSCOPED)
+        raise exception.NotAuthenticated(reason=UNSUPPORTED_SCOPE)
     project = scope['project']
     if not (project.get('id') or project.get('name')):
         raise wsgi.HTTPError(400, 'The project scope needs an id or a name.')
@@ -62,17 +62,16 @@ def _issue(auth):
             raise wsgi.HTTPError(400, 'The password method needs a user with an id or '
                                       'a name, and a password.')
         _check_domain(user, 'user')
-        if scope is None:
-            raise exception.NotAuthenticated(reason=UNSCOPED)
-        token = identity.authenticate(user.get('name'), user['password'], scope[1],
-                                      user_id=user.get('id'), project_id=scope[0])
+        project_id, project_name = scope or (None, None)
+        token = identity.authenticate(user.get('name'), user['password'], project_name,
+                                      user_id=user.get('id'), project_id=project_id)
         return token, ['password']
     if 'token' in methods:
         given = (identity_part.get('token') or {}).get('id')
         if not given:
             raise wsgi.HTTPError(400, 'The token method needs the token\'s id.')
-        if scope is None:  # renew: the same project
-            scope = (identity.validate(given).project_id, None)
+        if scope is None:  # renew: the same project, or unscoped again
+            scope = (identity.inspect(given).project_id, None)
         return identity.rescope(given, project_id=scope[0], project_name=scope[1]), \
             ['token']
     raise exception.NotAuthenticated(
@@ -84,28 +83,27 @@ def _moment(epoch):
     return datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc)
 
 
-def _audit_id(token):
-    # Keystone's audit id names a token in logs without revealing it.
-    digest = hashlib.sha256(token.encode()).digest()[:16]
-    return base64.urlsafe_b64encode(digest).decode().rstrip('=')
-
-
 def token_body(req, token, methods, with_catalog=True):
-    """Keystone's {"token": {...}} for a valid token."""
-    context = identity.validate(token)
+    """Keystone's {"token": {...}} for a valid token (an unscoped one has no project,
+    roles or catalog)."""
+    context = identity.inspect(token)
     _user_id, _project_id, issued_at, expires_at = fernet.decode(token)
     body = {
         'methods': methods,
         'user': {'id': context.user_id, 'name': context.user_name,
                  'domain': dict(views.DOMAIN), 'password_expires_at': None},
+        'expires_at': common.isotime_us(_moment(expires_at)),
+        'issued_at': common.isotime_us(_moment(issued_at)),
+        'audit_ids': [fernet.audit_id(token)],
+    }
+    if context.project_id is None:
+        return {'token': body}
+    body.update({
         'project': {'id': context.project_id, 'name': context.project_name,
                     'domain': dict(views.DOMAIN)},
         'roles': [{'id': role, 'name': role} for role in context.roles],
-        'expires_at': common.isotime_us(_moment(expires_at)),
-        'issued_at': common.isotime_us(_moment(issued_at)),
-        'audit_ids': [_audit_id(token)],
         'is_domain': False,
-    }
+    })
     if with_catalog:
         body['catalog'] = views.catalog(req, context.project_id)
     return {'token': body}
@@ -119,20 +117,35 @@ def issue(req, body):
                               201, {'X-Subject-Token': token})
 
 
-@wsgi.route('GET', '/v3/auth/tokens')
-def validate(req):
-    """The subject token's body (an admin's, or the caller's own); 404 if invalid."""
+def _subject(req, action):
+    """The X-Subject-Token, once the caller may act on it (an admin on anyone's, a
+    user on their own); 404 when it is not valid, as Keystone answers."""
     subject = req.headers.get('X-Subject-Token')
     if not subject:
-        raise wsgi.HTTPError(400, 'Give the token to validate in X-Subject-Token.')
+        raise wsgi.HTTPError(400, 'Give the subject token in X-Subject-Token.')
     try:
         user_id = fernet.decode(subject)[0]
-        policy.authorize(req.context, 'identity:token_validate', {'user_id': user_id})
-        body = token_body(req, subject, ['password'], 'nocatalog' not in req.GET)
+        policy.authorize(req.context, action, {'user_id': user_id})
+        identity.inspect(subject)
     except exception.NotAuthenticated:
         raise wsgi.HTTPError(404, 'The subject token is not valid: it is malformed, '
                                   'expired or revoked.') from None
+    return subject
+
+
+@wsgi.route('GET', '/v3/auth/tokens')
+def validate(req):
+    """The subject token's body (an admin's, or the caller's own); 404 if invalid."""
+    subject = _subject(req, 'identity:token_validate')
+    body = token_body(req, subject, ['password'], 'nocatalog' not in req.GET)
     return wsgi.json_response(body, 200, {'X-Subject-Token': subject})
+
+
+@wsgi.route('DELETE', '/v3/auth/tokens')
+def revoke(req):
+    """204: the subject token no longer validates anywhere; 404 if it already did not."""
+    identity.revoke(_subject(req, 'identity:token_revoke'))
+    return wsgi.empty_response(204)
 
 
 @wsgi.route('GET', '/v3/auth/catalog')

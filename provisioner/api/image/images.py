@@ -44,6 +44,27 @@ def _find(req, image_id):
     return image
 
 
+def _size_filter(query, key):
+    value = query.get(key)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise wsgi.HTTPError(400, 'Invalid %s: %s (an integer number of bytes).'
+                                  % (key, value)) from None
+
+
+def _size_matches(size, query):
+    """Glance's size, size_min and size_max filters (bytes); no size: no match."""
+    wanted = [_size_filter(query, key) for key in ('size', 'size_min', 'size_max')]
+    if wanted == [None, None, None]:
+        return True
+    exact, low, high = wanted
+    return size is not None and exact in (None, size) and (low is None or size >= low) \
+        and (high is None or size <= high)
+
+
 def _matches(image, query):
     name = query.get('name')
     if name is not None and image['name'] != name:
@@ -57,7 +78,9 @@ def _matches(image, query):
         return False
     if query.get('visibility', 'all').lower() not in ('all', image['visibility']):
         return False
-    if query.get('os_hidden', 'false').lower() == 'true':
+    if (query.get('os_hidden', 'false').lower() == 'true') != image['os_hidden']:
+        return False
+    if not _size_matches(image['size'], query):
         return False
     if not set(query.getall('tag')) <= set(image['tags']):
         return False
@@ -100,9 +123,24 @@ def _sorted(images, order):
     return images
 
 
+_MEMBER_STATUSES = ('accepted', 'pending', 'rejected', 'all')
+
+
+def _no_image_id(req):
+    """Glance routes no /v2/images/ (an empty image id): 404 whatever the method."""
+    if req.path.endswith('/'):
+        raise exception.NotFound(kind='Image', name='')
+
+
 @wsgi.route('GET', '/v2/images')
 def list_images(req):
-    images = [views.view(i) for i in _catalog(req).list('image')]
+    _no_image_id(req)
+    member_status = req.GET.get('member_status', 'accepted')
+    if member_status not in _MEMBER_STATUSES:
+        raise wsgi.HTTPError(400, 'Invalid member_status: %s (%s).'
+                             % (member_status, ', '.join(_MEMBER_STATUSES)))
+    listed = _catalog(req).list_images(member_status)
+    images = [views.view(i) for i in listed]
     images = _sorted([i for i in images if _matches(i, req.GET)], _sort_order(req))
     return wsgi.json_response(views.listing(req, *common.page(req, images)))
 
@@ -110,6 +148,13 @@ def list_images(req):
 @wsgi.route('GET', '/v2/images/{image_id}')
 def show_image(req, image_id):
     return wsgi.json_response(views.view(_find(req, image_id)))
+
+
+@wsgi.route('DELETE', '/v2/images')
+def delete_no_image(req):
+    _no_image_id(req)
+    raise wsgi.HTTPError(405, 'Method DELETE is not allowed here (allowed: GET, POST).',
+                         headers={'Allow': 'GET, POST'})
 
 
 @wsgi.route('DELETE', '/v2/images/{image_id}')
@@ -124,7 +169,7 @@ def delete_image(req, image_id):
 
 # Keys of a create request that are not properties.
 _CORE = ('name', 'id', 'disk_format', 'container_format', 'visibility', 'min_ram',
-         'min_disk', 'protected')
+         'min_disk', 'protected', 'owner', 'os_hidden')
 _PATCH_TYPES = ('application/openstack-images-v2.1-json-patch',
                 'application/openstack-images-v2.0-json-patch')
 
@@ -133,7 +178,7 @@ def _fields(body):
     """Split a create request into the fields of images.add and its properties."""
     fields = {key: body[key] for key in _CORE if body.get(key) is not None}
     extra = {k: v for k, v in body.items()
-             if k not in _CORE and k not in ('tags', 'os_hidden')}
+             if k not in _CORE and k != 'tags'}
     for key in extra:
         if key in images.READ_ONLY or key.startswith('os_glance'):
             raise wsgi.HTTPError(403, 'Attribute \'%s\' is read-only.' % key)
@@ -147,14 +192,32 @@ def _fields(body):
 @validation.schema(schemas.CREATE)
 def create_image(req, body):
     """201 and the queued image; its data comes with PUT .../file."""
+    _no_image_id(req)
     image = _catalog(req).add_image(**_fields(body))
     return wsgi.json_response(views.view(image), 201,
                               {'Location': '%s/image/v2/images/%s'
                                            % (urls.public_base_url(req), image['id'])})
 
 
+def _as_op(change):
+    """One change of the 2.0 media type ({"replace": "/name", "value": ...}, the
+    draft JSON patch Glance still takes) in the 2.1 form ({"op", "path", "value"})."""
+    if not isinstance(change, dict):
+        return change  # the schema says what is wrong with it
+    ops = [op for op in ('add', 'replace', 'remove') if op in change]
+    if len(ops) != 1:
+        raise wsgi.HTTPError(400, 'Operation objects must contain exactly one member '
+                                  'named "add", "remove", or "replace".')
+    op = ops[0]
+    converted = {'op': op, 'path': change[op]}
+    if 'value' in change:
+        converted['value'] = change['value']
+    return converted
+
+
 def _patch_body(req):
-    """The JSON-patch list of a PATCH (its own media type, as Glance wants)."""
+    """The JSON-patch list of a PATCH (its own media type, as Glance wants): 2.1's
+    operations, or 2.0's (what tempest sends)."""
     if req.content_type not in _PATCH_TYPES:
         raise wsgi.HTTPError(415, 'Content-Type must be %s, not %s.'
                              % (_PATCH_TYPES[0], req.content_type or 'none'))
@@ -166,6 +229,8 @@ def _patch_body(req):
         ops = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise wsgi.HTTPError(400, 'Malformed JSON patch: %s' % exc) from None
+    if req.content_type == _PATCH_TYPES[1] and isinstance(ops, list):
+        ops = [_as_op(change) for change in ops]
     return validation.validate(ops, schemas.PATCH)
 
 
@@ -231,6 +296,19 @@ def update_image(req, image_id):
                                                               _changes(image, ops))))
 
 
+@wsgi.route('POST', '/v2/images/{image_id}/actions/deactivate')
+def deactivate_image(req, image_id):
+    """204: the data stays, but only an admin downloads it, and no one boots it."""
+    _catalog(req).deactivate_image(_find(req, image_id)['id'])
+    return wsgi.empty_response(204)
+
+
+@wsgi.route('POST', '/v2/images/{image_id}/actions/reactivate')
+def reactivate_image(req, image_id):
+    _catalog(req).reactivate_image(_find(req, image_id)['id'])
+    return wsgi.empty_response(204)
+
+
 @wsgi.route('PUT', '/v2/images/{image_id}/tags/{tag}')
 def add_tag(req, image_id, tag):
     """``openstack image set --tag``: 204, also for a tag the image has."""
@@ -293,6 +371,13 @@ def download_image(req, image_id):
     return response
 
 
+
+
+@wsgi.route('GET', '/v2/info/import')
+def import_info(req):
+    """Glance's import methods: none (data comes with PUT .../file, not an import)."""
+    return wsgi.json_response({'import-methods': {
+        'description': 'Import methods available.', 'type': 'array', 'value': []}})
 
 
 @wsgi.route('GET', '/v2/schemas/image')

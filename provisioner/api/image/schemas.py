@@ -1,4 +1,4 @@
-"""JSON schemas of the image requests (Glance v2): a create, a JSON patch.
+"""JSON schemas of the image requests (Glance v2): a create, a JSON patch, a member.
 
 The values of an image's fields and properties are the catalog's to check
 (provisioner.catalog.images.CHANGES), in the same words for every caller.
@@ -6,15 +6,8 @@ The values of an image's fields and properties are the catalog's to check
 
 _FALSY = [False, None, 0, '', [], {}]
 
-CREATE = {
-    'type': 'object', 'required': ['name'],
-    'properties': {
-        'name': {'not': {'type': 'null'}},
-        'os_hidden': {'enum': _FALSY, 'errorMessage': 'Hidden images (os_hidden) are '
-                                                      'not supported.'}},
-    'errorMessage': {'required': 'An image needs a name.'},
-}
-CREATE['properties']['name']['errorMessage'] = CREATE['errorMessage']['required']
+# Everything is optional, the name too (Glance's); the catalog checks the values.
+CREATE = {'type': 'object'}
 
 _OPERATION = 'Each operation needs "op" (add, replace or remove) and "path": {json}'
 # Glance's PATCH body (application/openstack-images-v2.1-json-patch).
@@ -31,3 +24,10 @@ PATCH = {
         'errorMessage': {'type': _OPERATION, 'required': _OPERATION}},
     'errorMessage': {'type': 'A JSON patch is a list of operations.'},
 }
+
+# POST .../members and PUT .../members/{id}; the values are the catalog's to check.
+MEMBER = {'type': 'object', 'required': ['member'],
+          'errorMessage': 'Give the project to share with as {{"member": "<project id>"}}.'}
+MEMBER_STATUS = {'type': 'object', 'required': ['status'],
+                 'errorMessage': 'Give the membership\'s status as {{"status": '
+                                 '"accepted"}} (or rejected, pending).'}

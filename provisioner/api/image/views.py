@@ -11,6 +11,7 @@ import urllib.parse
 
 from provisioner.api import common
 from provisioner.api import wsgi
+from provisioner.catalog import image_members
 from provisioner.catalog import images
 
 
@@ -38,7 +39,7 @@ def view(image):
         hash_algo, hash_value = ('sha256' if sha256 else None), sha256
     else:
         hash_algo, hash_value = image.get('os_hash_algo'), image.get('os_hash_value')
-    has_data = image.get('status', 'active') == 'active'
+    has_data = image.get('status', 'active') in ('active', 'deactivated')
     created = common.isotime(image.get('created_at'))
     body = {
         'id': image['id'], 'name': image['name'],
@@ -49,7 +50,8 @@ def view(image):
         'size': (image.get('size_bytes') or 0) if has_data else None,
         'virtual_size': image.get('virtual_size'),
         'min_disk': image.get('min_disk_gib') or 0, 'min_ram': image.get('min_ram_mib') or 0,
-        'protected': bool(image.get('protected')), 'os_hidden': False,
+        'protected': bool(image.get('protected')),
+        'os_hidden': bool(image.get('os_hidden')),
         'owner': image.get('owner'), 'checksum': image.get('checksum'),
         'os_hash_algo': hash_algo, 'os_hash_value': hash_value,
         'tags': list(image.get('tags') or []), 'created_at': created,
@@ -87,15 +89,16 @@ def image_schema():
             'id': {'type': 'string', 'pattern': '^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-'
                                                 '([0-9a-fA-F]){4}-([0-9a-fA-F]){4}-'
                                                 '([0-9a-fA-F]){12}$'},
-            'name': {'type': ['null', 'string'], 'maxLength': 64},
+            'name': {'type': ['null', 'string'], 'maxLength': 255},
             'status': {'type': 'string', 'readOnly': True,
-                       'enum': ['queued', 'saving', 'active', 'killed', 'deleted']},
+                       'enum': ['queued', 'saving', 'active', 'killed', 'deleted',
+                                'deactivated']},
             'visibility': {'type': 'string', 'enum': list(images.VISIBILITIES)},
             'protected': {'type': 'boolean'}, 'os_hidden': {'type': 'boolean'},
             'checksum': dict(string, readOnly=True, maxLength=32),
             'os_hash_algo': dict(string, readOnly=True, maxLength=64),
             'os_hash_value': dict(string, readOnly=True, maxLength=128),
-            'owner': dict(string, readOnly=True, maxLength=255),
+            'owner': dict(string, maxLength=255),
             'size': {'type': ['null', 'integer'], 'readOnly': True},
             'virtual_size': {'type': ['null', 'integer'], 'readOnly': True},
             'container_format': {'type': ['null', 'string'],
@@ -126,3 +129,31 @@ def images_schema():
                        'next': {'type': 'string'}},
         'links': [{'rel': 'first', 'href': '{first}'}, {'rel': 'next', 'href': '{next}'},
                   {'rel': 'describedby', 'href': '{schema}'}]}
+
+
+def member_view(member):
+    """Glance's image member."""
+    return {'image_id': member['image_id'], 'member_id': member['member_id'],
+            'status': member['status'],
+            'created_at': common.isotime(member['created_at']),
+            'updated_at': common.isotime(member['updated_at']),
+            'schema': '/v2/schemas/member'}
+
+
+def member_schema():
+    stamp = {'type': 'string', 'description': 'Date and time (ISO 8601).'}
+    return {'name': 'member', 'properties': {
+        'image_id': {'type': 'string', 'description': 'An identifier for the image.'},
+        'member_id': {'type': 'string', 'description': 'The project the image is '
+                                                       'shared with.'},
+        'status': {'type': 'string', 'enum': list(image_members.STATUSES),
+                   'description': 'The status of this image member.'},
+        'created_at': stamp, 'updated_at': stamp, 'schema': {'type': 'string',
+                                                             'readOnly': True}}}
+
+
+def members_schema():
+    return {'name': 'members',
+            'properties': {'members': {'type': 'array', 'items': member_schema()},
+                           'schema': {'type': 'string'}},
+            'links': [{'rel': 'describedby', 'href': '{schema}'}]}

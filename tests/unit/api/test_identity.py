@@ -110,12 +110,48 @@ def test_bad_credentials_are_401(client, admin_context, body):
     assert 'X-Subject-Token' not in response.headers
 
 
-def test_an_unscoped_request_is_told_to_give_a_project(client, admin_context):
-    body = password_auth()
-    del body['auth']['scope']
-    response = client.post('/identity/v3/auth/tokens', body)
-    assert_keystone_error(response, 401)
-    assert 'OS_PROJECT_NAME' in response.json['error']['message']
+def _unscoped(client, user='admin', password=conftest.ADMIN_PASSWORD, user_id=None):
+    """An unscoped token as tempest asks for it: the user by id and name, with its
+    domain by id, and no scope."""
+    user_ref = {'name': user, 'password': password, 'domain': {'id': 'default'}}
+    if user_id:
+        user_ref['id'] = user_id
+    return client.post('/identity/v3/auth/tokens', {'auth': {'identity': {
+        'methods': ['password'], 'password': {'user': user_ref}}}})
+
+
+def test_an_unscoped_token_names_the_user_only(client, admin_context):
+    response = _unscoped(client, user_id=admin_context.user_id)
+    assert response.status_int == 201, response.text
+    token = response.json['token']
+    assert set(token) == {'methods', 'user', 'expires_at', 'issued_at', 'audit_ids'}
+    assert token['user']['id'] == admin_context.user_id
+    assert token['methods'] == ['password']
+    unscoped = response.headers['X-Subject-Token']
+    # No service takes it: it is for getting a project-scoped token.
+    assert_keystone_error(client.as_(unscoped).get('/identity/v3/auth/catalog'), 401)
+    scoped = client.post('/identity/v3/auth/tokens', {'auth': {
+        'identity': {'methods': ['token'], 'token': {'id': unscoped}},
+        'scope': {'project': {'name': 'admin', 'domain': {'id': 'default'}}}}})
+    assert scoped.status_int == 201, scoped.text
+    assert scoped.json['token']['project']['name'] == 'admin'
+    assert scoped.json['token']['expires_at'][:16] == token['expires_at'][:16]
+    renewed = client.post('/identity/v3/auth/tokens', {'auth': {
+        'identity': {'methods': ['token'], 'token': {'id': unscoped}}}})
+    assert renewed.status_int == 201 and 'project' not in renewed.json['token']
+
+
+def test_an_unscoped_token_is_validated_as_keystone_shows_it(admin_client, client):
+    unscoped = _unscoped(client).headers['X-Subject-Token']
+    response = admin_client.get('/identity/v3/auth/tokens',
+                                headers={'X-Subject-Token': unscoped})
+    assert response.status_int == 200, response.text
+    assert 'project' not in response.json['token']
+    assert 'catalog' not in response.json['token']
+
+
+def test_unscoped_with_a_wrong_password_is_401(client, admin_context):
+    assert_keystone_error(_unscoped(client, password='wrong-password'), 401)
 
 
 def test_a_domain_scope_or_another_domain_is_refused(client, admin_context):
@@ -205,6 +241,28 @@ def test_a_member_validates_only_their_own_tokens(member_client, admin_token):
     assert_keystone_error(other, 403)
 
 
+def test_delete_a_token(client, admin_client, make_token):
+    token = make_token('ivan')
+    mine = client.as_(token)
+    second = make_token('ivan')
+    assert mine.head('/identity/v3/auth/tokens',
+                     headers={'X-Subject-Token': token}).status_int == 200
+    response = mine.delete('/identity/v3/auth/tokens', headers={'X-Subject-Token': token})
+    assert response.status_int == 204, response.text
+    assert_keystone_error(mine.get('/identity/v3/auth/catalog'), 401)
+    assert admin_client.head('/identity/v3/auth/tokens',
+                             headers={'X-Subject-Token': token}).status_int == 404
+    assert_keystone_error(admin_client.delete(
+        '/identity/v3/auth/tokens', headers={'X-Subject-Token': token}), 404)
+    # The user's other tokens go on.
+    assert client.as_(second).get('/identity/v3/auth/catalog').status_int == 200
+
+
+def test_a_member_revokes_only_their_own_tokens(member_client, admin_token):
+    assert_keystone_error(member_client.delete(
+        '/identity/v3/auth/tokens', headers={'X-Subject-Token': admin_token}), 403)
+
+
 def test_requests_without_a_valid_token_are_401(client, admin_context):
     assert_keystone_error(client.get('/identity/v3/projects'), 401)
     assert_keystone_error(client.as_('forged').get('/identity/v3/auth/catalog'), 401)
@@ -246,8 +304,15 @@ def test_project_create_list_show(admin_client):
     assert_keystone_error(admin_client.get('/identity/v3/projects/demo'), 404)
 
 
+def test_another_domain_is_not_found(admin_client):
+    for kind in ('project', 'user'):
+        body = {kind: {'name': 'p', 'password': 'p-password-1', 'domain_id': 'other'}}
+        assert_keystone_error(admin_client.post('/identity/v3/%ss' % kind, body), 404)
+    body = {'project': {'name': 'p', 'domain_id': 'default'}}
+    assert admin_client.post('/identity/v3/projects', body).status_int == 201
+
+
 @pytest.mark.parametrize('body', [
-    {'project': {'name': 'p', 'domain_id': 'other'}},
     {'project': {'name': 'p', 'enabled': False}},
     {'project': {'name': 'p', 'is_domain': True}},
     {'project': {'name': 'p', 'parent_id': 'abc'}},
@@ -323,14 +388,54 @@ def test_user_disable_enable(client, admin_client, make_token):
     assert client.post('/identity/v3/auth/tokens', login).status_int == 201
 
 
-def test_user_rename_and_delete_are_refused(admin_client):
+def test_user_rename_is_refused(admin_client):
     user = _create_user(admin_client)
     url = '/identity/v3/users/' + user['id']
     assert_keystone_error(admin_client.patch(url, {'user': {'name': 'robert'}}), 400)
-    response = admin_client.delete(url)
-    assert_keystone_error(response, 501)
-    assert '--disable' in response.json['error']['message']
     assert admin_client.get(url).status_int == 200
+
+
+def test_user_delete_ends_their_tokens(client, admin_client, make_token):
+    token = make_token('grace')
+    user_id = client.as_(token).get('/identity/v3/auth/tokens', headers={
+        'X-Subject-Token': token}).json['token']['user']['id']
+    url = '/identity/v3/users/' + user_id
+    response = admin_client.delete(url)
+    assert response.status_int == 204, response.text
+    assert_keystone_error(admin_client.get(url), 404)
+    assert_keystone_error(client.as_(token).get('/identity/v3/auth/catalog'), 401)
+    assert_keystone_error(admin_client.delete(url), 404)
+    assert not admin_client.get('/identity/v3/role_assignments?user.id=' + user_id)\
+        .json['role_assignments']
+    # The name is free again.
+    assert _create_user(admin_client, 'grace')['name'] == 'grace'
+
+
+def test_project_delete_leaves_what_it_owns(client, admin_client, make_token):
+    from provisioner.db import api as db_api
+    from provisioner.db import models
+
+    token = make_token('heidi', 'member', 'doomed')
+    project_id = client.as_(token).get('/identity/v3/auth/tokens', headers={
+        'X-Subject-Token': token}).json['token']['project']['id']
+    with db_api.transaction() as session:  # what Nova would keep of the project
+        session.add(models.QuotaLimit(project_id=project_id, resource='instances',
+                                      hard_limit=3))
+    url = '/identity/v3/projects/' + project_id
+    response = admin_client.delete(url)
+    assert response.status_int == 204, response.text
+    assert_keystone_error(admin_client.get(url), 404)
+    assert_keystone_error(client.as_(token).get('/identity/v3/auth/catalog'), 401)
+    assert_keystone_error(admin_client.delete(url), 404)
+    with db_api.transaction() as session:
+        assert session.get(models.QuotaLimit, (project_id, 'instances')) is not None
+
+
+def test_only_an_admin_deletes_projects_and_users(member_client, admin_context):
+    assert_keystone_error(member_client.delete(
+        '/identity/v3/projects/' + admin_context.project_id), 403)
+    assert_keystone_error(member_client.delete(
+        '/identity/v3/users/' + admin_context.user_id), 403)
 
 
 def test_users_see_only_themselves(member_client, admin_context):
