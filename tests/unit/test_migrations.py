@@ -94,7 +94,7 @@ def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
     migrate('head')
 
 
-def test_0017_lets_a_project_with_servers_go_and_images_share_a_name():
+def test_0014_lets_a_project_with_servers_go_and_images_share_a_name():
     _migrate('0013')
     with db_api.get_engine().begin() as conn:
         conn.execute(sa.text("INSERT INTO projects (id, name, created_at) "

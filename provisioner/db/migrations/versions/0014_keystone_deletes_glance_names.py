@@ -13,7 +13,7 @@ images may share one. Its owner (an admin may set any) is at most 255 characters
 A shared image has members: the projects it is shared with, each with its status.
 A hidden image (os_hidden) is left out of image lists unless they ask for it.
 
-Revision ID: 0017
+Revision ID: 0014
 Revises: 0013
 """
 
@@ -21,8 +21,8 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = "0017"
-down_revision = "0013"
+revision = "0014"
+down_revision = '0013'
 
 # (table, column, referred table, ondelete) of the foreign keys that go.
 _REFS = (("instances", "project_id", "projects", None),
