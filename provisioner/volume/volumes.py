@@ -82,6 +82,7 @@ def _describe(vol, row, root_disk):
             else (row.request_spec or {}).get('availability_zone'),
             'root_disk': root_disk, 'device': vol.device, 'bootable': vol.bootable,
             'image_id': vol.image_id, 'attached_at': vol.attached_at or vol.created_at,
+            'metadata': dict(vol.properties or {}), 'readonly': vol.readonly,
             'from_boot': not own}
 
 
