@@ -12,4 +12,4 @@ from provisioner.api import wsgi
 
 SERVICE = wsgi.Service('volume', microversions=versions.MICROVERSIONS,
                        controllers=(versions, volumes, volume_metadata, quotas,
-                                    extensions))
+                                    extensions), trailing_slash=False)

@@ -251,3 +251,20 @@ def test_extensions(demo):
         aliases)
     assert all(set(e) == {'alias', 'name', 'updated', 'description', 'links'}
                for e in extensions)
+
+
+@pytest.mark.parametrize('method', ['GET', 'PUT', 'DELETE'])
+def test_a_volume_of_no_id_is_404_not_the_list(demo, method):
+    client, base = demo
+    _create(client, base)
+    response = client.request(method, base + '/volumes/',
+                              {'volume': {}} if method == 'PUT' else None)
+    assert response.status_int == 404 and 'itemNotFound' in response.json
+    assert len(client.get(base + '/volumes').json['volumes']) == 1
+
+
+def test_version_documents_with_or_without_a_slash(client):
+    for path in ('/volume', '/volume/', '/volume/v3', '/volume/v3/'):
+        response = client.get(path)
+        assert response.status_int in (200, 300), (path, response.status_int)
+        assert response.json['versions'][0]['id'] == 'v3.0'
