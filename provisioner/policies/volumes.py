@@ -25,6 +25,8 @@ _rules = [
          'POST', _VOLUMES + '/{volume_id}/action'),
         ('volume:update_readonly_flag', 'Set a volume\'s read-only flag '
          '(os-update_readonly_flag).', 'POST', _VOLUMES + '/{volume_id}/action'),
+        ('volume:reserve', 'Hold an available volume for an attachment, or release '
+         'it (os-reserve, os-unreserve).', 'POST', _VOLUMES + '/{volume_id}/action'),
         ('volume:reset_status', 'Reset a volume\'s status (os-reset_status).', 'POST',
          _VOLUMES + '/{volume_id}/action'),
         ('volume:attach', 'Attach a volume to a server.', 'POST', _ATTACHMENTS),

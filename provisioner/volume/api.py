@@ -250,6 +250,33 @@ class VolumeAPI:
                 raise exception.InvalidVolume(reason='volume %s changed while extending it; '
                                                      'try again' % volume_id)
 
+    def reserve(self, volume_id):
+        """Hold an available volume for an attachment (Cinder's os-reserve): it is
+        attaching, by no attach of provisioner's, until os-unreserve."""
+        with db_api.transaction() as session:
+            self._get(session, volume_id, 'volume:reserve')
+            taken = session.execute(
+                sa.update(models.Volume)
+                .where(models.Volume.id == volume_id, models.Volume.status == AVAILABLE)
+                .values(status=ATTACHING, action_id=None, updated_at=models.utcnow()))
+            if taken.rowcount != 1:
+                raise exception.InvalidVolume(
+                    reason='Volume %s status must be available to reserve, but current '
+                           'status is: %s.' % (volume_id, session.get(
+                               models.Volume, volume_id).status))
+
+    def unreserve(self, volume_id):
+        """Release os-reserve's hold; a volume not so held is left as it is (as
+        Cinder does), an attach under way too."""
+        with db_api.transaction() as session:
+            self._get(session, volume_id, 'volume:reserve')
+            session.execute(
+                sa.update(models.Volume)
+                .where(models.Volume.id == volume_id, models.Volume.status == ATTACHING,
+                       models.Volume.action_id.is_(None),
+                       models.Volume.instance_id.is_(None))
+                .values(status=AVAILABLE, updated_at=models.utcnow()))
+
     def reset_status(self, volume_id, status):
         """Set the status as an operator found it (Cinder's os-reset_status): for a
         volume a flow that could not finish nor roll back left half-way. Available

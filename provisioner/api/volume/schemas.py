@@ -24,18 +24,13 @@ UPDATE = validation.wrapped('volume', {
     'errorMessage': {'additionalProperties': "Only a volume's name, description and "
                                              "metadata can be set, not {names}."}})
 
-# Cinder's volume actions provisioner has, one at a time: os-extend (grow a detached
-# volume), os-reset_status (admins), os-set_bootable, os-update_readonly_flag.
-ACTIONS = ('os-extend', 'os-reset_status', 'os-set_bootable', 'os-update_readonly_flag')
-_ACTIONS_ONLY = ('provisioner supports the volume actions %s only, not {key}.'
-                 % ', '.join(ACTIONS))
+# One volume action a request: its name, and its arguments (an object).
 ACTION = {
     'type': 'object', 'minProperties': 1, 'maxProperties': 1,
-    'additionalProperties': False,
-    'properties': {action: {'type': 'object',
-                            'errorMessage': '{key} takes an object, not {value!r}'}
-                   for action in ACTIONS},
-    'errorMessage': _ACTIONS_ONLY.replace('{key}', '{members}'),
+    'additionalProperties': {'type': 'object',
+                             'errorMessage': '{key} takes an object, not {value!r}'},
+    'errorMessage': 'Give one volume action, such as {{"os-extend": {{"new_size": 2}}}}, '
+                    'not {members}.',
 }
 
 # Volume metadata: all of it ({"metadata": {...}}), or one item ({"meta": {k: v}}).

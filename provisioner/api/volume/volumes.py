@@ -110,27 +110,6 @@ def delete_volume(req, project_id, volume_id):
     return wsgi.empty_response(202)
 
 
-@wsgi.route('POST', '/v3/{project_id}/volumes/{volume_id}/action')
-@validation.schema(schemas.ACTION)
-def volume_action(req, project_id, volume_id, body):
-    """os-extend (grow a detached volume), os-reset_status (admins: a volume a
-    failed flow left attaching, detaching or error_deleting), os-set_bootable (200,
-    as Cinder's) and os-update_readonly_flag (an available volume)."""
-    check_url_project(req, project_id)
-    api = volume_api.VolumeAPI(req.context)
-    (action, args), = body.items()
-    if action == 'os-extend':
-        api.extend(volume_id, args.get('new_size'))
-    elif action == 'os-reset_status':
-        api.reset_status(volume_id, args.get('status'))
-    elif action == 'os-set_bootable':
-        api.set_bootable(volume_id, filters.boolean(args.get('bootable')))
-        return wsgi.empty_response(200)
-    else:
-        api.set_readonly(volume_id, filters.boolean(args.get('readonly')))
-    return wsgi.empty_response(202)
-
-
 @wsgi.route('GET', '/v3/{project_id}/os-availability-zone')
 def availability_zones(req, project_id):
     """The zones of the enabled hosts (a volume lives on its instance's host)."""

@@ -268,3 +268,45 @@ def test_version_documents_with_or_without_a_slash(client):
         response = client.get(path)
         assert response.status_int in (200, 300), (path, response.status_int)
         assert response.json['versions'][0]['id'] == 'v3.0'
+
+
+def test_reserve_and_unreserve(demo):
+    client, base = demo
+    volume = _create(client, base)
+    assert _action(client, base, volume['id'], 'os-reserve', {}).status_int == 202
+    assert _show(client, base, volume['id'])['status'] == 'attaching'
+    again = _action(client, base, volume['id'], 'os-reserve', {})
+    assert again.status_int == 400 and 'available' in again.text
+    # Reserved: not deletable, as any attaching volume.
+    assert client.delete('%s/volumes/%s' % (base, volume['id'])).status_int == 400
+    assert _action(client, base, volume['id'], 'os-unreserve', {}).status_int == 202
+    assert _show(client, base, volume['id'])['status'] == 'available'
+    # Unreserving what is not reserved changes nothing, as in Cinder.
+    assert _action(client, base, volume['id'], 'os-unreserve', {}).status_int == 202
+    assert _show(client, base, volume['id'])['status'] == 'available'
+
+
+@pytest.mark.parametrize('action', ['os-reserve', 'os-unreserve', 'os-attach',
+                                    'os-detach'])
+def test_an_action_on_a_volume_that_does_not_exist_is_404(demo, action):
+    client, base = demo
+    response = _action(client, base, 'nope', action, {})
+    assert response.status_int == 404 and 'itemNotFound' in response.json
+
+
+def test_cinders_attach_action_points_to_novas_attachments(demo):
+    client, base = demo
+    volume = _create(client, base)
+    response = _action(client, base, volume['id'], 'os-attach',
+                       {'instance_uuid': volume['id'], 'mountpoint': '/dev/vdb'})
+    assert response.status_int == 400 and 'os-volume_attachments' in response.text
+    assert _show(client, base, volume['id'])['status'] == 'available'
+
+
+@pytest.mark.parametrize('body', [{}, {'os-extend': 2},
+                                  {'os-reserve': {}, 'os-unreserve': {}}])
+def test_one_action_with_an_object_a_request(demo, body):
+    client, base = demo
+    volume = _create(client, base)
+    response = client.post('%s/volumes/%s/action' % (base, volume['id']), body)
+    assert response.status_int == 400 and 'badRequest' in response.json
