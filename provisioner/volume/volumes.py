@@ -89,11 +89,13 @@ def _describe(vol, row, root_disk):
 # -- the rows the volume service's flows write (engine side) ------------------------
 
 def source(volume_id):
-    """What the host needs to make the volume: {size_gib, fresh, image_* (a fresh
-    volume made from an image)}. ``fresh``: no host holds its bytes yet."""
+    """What the host needs to make and plug the volume: {size_gib, fresh, readonly,
+    image_* (a fresh volume made from an image)}. ``fresh``: no host holds its
+    bytes yet; ``readonly``: Cinder's flag, the guest gets a read-only disk."""
     with db_api.transaction() as session:
         row = session.get(models.Volume, volume_id)
-        info = {'size_gib': row.size_gib, 'fresh': row.host is None}
+        info = {'size_gib': row.size_gib, 'fresh': row.host is None,
+                'readonly': bool(row.readonly)}
         image = (session.get(models.Image, row.image_id)
                  if row.image_id and row.host is None else None)
         if row.image_id and row.host is None and image is None:

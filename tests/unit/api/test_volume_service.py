@@ -365,3 +365,25 @@ def test_admins_reset_a_volume_a_failed_flow_left_half_way(application, vcloud,
                    % (project, own['id']), {'os-reset_status': {'status': 'error'}},
                    member)
     assert refused.status_int == 403
+
+
+@pytest.mark.parametrize('readonly', [True, False])
+def test_a_read_only_volume_is_plugged_in_read_only(application, vcloud, monkeypatch,
+                                                    readonly):
+    """Cinder's os-update_readonly_flag: Nova attaches such a volume read-only."""
+    plugged = []
+    plug = _plug(True)
+
+    def attach_device(guest, xml, live=True, persistent=True):
+        plugged.append(etree.fromstring(xml))
+        plug(guest, xml, live, persistent)
+
+    monkeypatch.setattr(libvirt_guest.Guest, 'attach_device', attach_device)
+    server_id = boot(vcloud)
+    volume = create(application, vcloud, size=1)
+    flag = call(application, 'POST', vpath(vcloud, '/%s/action' % volume['id']),
+                {'os-update_readonly_flag': {'readonly': readonly}}, vcloud['token'])
+    assert flag.status_int == 202
+    assert attach(application, vcloud, server_id, volume['id']).status_int == 200
+    assert plugged and all((disk.find('readonly') is not None) == readonly
+                           for disk in plugged)
