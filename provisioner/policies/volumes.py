@@ -21,6 +21,9 @@ _rules = [
          _VOLUMES + '/{volume_id}'),
         ('volume:update_metadata', 'Set, replace or delete a volume\'s metadata.',
          'PUT', _VOLUMES + '/{volume_id}/metadata'),
+        ('volume:update_image_metadata', 'Set or delete a volume\'s image metadata '
+         '(os-set_image_metadata, os-unset_image_metadata).', 'POST',
+         _VOLUMES + '/{volume_id}/action'),
         ('volume:set_bootable', 'Mark a volume bootable or not (os-set_bootable).',
          'POST', _VOLUMES + '/{volume_id}/action'),
         ('volume:update_readonly_flag', 'Set a volume\'s read-only flag '

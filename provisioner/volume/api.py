@@ -28,6 +28,7 @@ from provisioner import exception
 from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
+from provisioner.volume import volumes
 
 AVAILABLE = 'available'
 ATTACHING = 'attaching'
@@ -84,6 +85,18 @@ RESET_STATUS = schemas.request('volume reset-status', {'status': {
     'enum': [AVAILABLE, IN_USE, ERROR],
     'errorMessage': "a volume's status can be reset to available, in-use or error, "
                     "not {value!r}"}}, required=['status'])
+
+
+def _image_metadata(image):
+    """What Cinder keeps of the image a volume is made from (its
+    volume_image_metadata): the image's identity and formats, and its properties,
+    all as text."""
+    found = {'image_id': image.id, 'image_name': image.name,
+             'checksum': image.checksum, 'container_format': image.container_format,
+             'disk_format': image.disk_format, 'min_disk': image.min_disk_gib,
+             'min_ram': image.min_ram_mib, 'size': image.size_bytes}
+    found.update(image.properties or {})
+    return {key: str(value) for key, value in found.items() if value is not None}
 
 
 def _checked(fields, schema, size_key=None):
@@ -161,7 +174,8 @@ class VolumeAPI:
                 user_id=self.context.user_id, name=name, description=description,
                 size_gib=size, status=AVAILABLE, image_id=image and image.id,
                 bootable=image is not None, availability_zone=availability_zone,
-                properties=metadata or None, updated_at=models.utcnow()))
+                properties=metadata or None, updated_at=models.utcnow(),
+                image_metadata=_image_metadata(image) if image is not None else None))
         return volume_id
 
     def update(self, volume_id, **fields):
@@ -203,6 +217,31 @@ class VolumeAPI:
                 raise exception.NotFound(kind='Metadata item', name=key)
             del found[key]
             row.properties, row.updated_at = found or None, models.utcnow()
+
+    def image_metadata(self, volume_id):
+        """Cinder's os-show_image_metadata: the volume's image metadata."""
+        with db_api.transaction() as session:
+            return volumes.image_metadata(self._get(session, volume_id, 'instance:show'))
+
+    def set_image_metadata(self, volume_id, metadata):
+        """Cinder's os-set_image_metadata: add or change pairs; all of it after."""
+        validation.check({'metadata': metadata}, METADATA_SET, none_is_absent=False)
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:update_image_metadata')
+            found = dict(volumes.image_metadata(row) or {}, **metadata)
+            validation.check({'metadata': found}, METADATA_SET)
+            row.image_metadata, row.updated_at = found, models.utcnow()
+            return found
+
+    def delete_image_metadata(self, volume_id, key):
+        """Cinder's os-unset_image_metadata: 404 for a key the volume has not."""
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:update_image_metadata')
+            found = volumes.image_metadata(row) or {}
+            if key not in found:
+                raise exception.NotFound(kind='Image metadata item', name=key)
+            del found[key]
+            row.image_metadata, row.updated_at = found, models.utcnow()
 
     def _set_flag(self, volume_id, action, column, value, status=None):
         validation.check({column: value}, schemas.request(

@@ -67,6 +67,14 @@ def describe(project_id=None, volume_id=None):
                 for vol, row, root_disk in session.execute(query)]
 
 
+def image_metadata(vol):
+    """Cinder's volume_image_metadata of a volume row; a volume made before it was
+    kept (0014) shows its image's id. None: the volume has none."""
+    if vol.image_metadata is not None:
+        return dict(vol.image_metadata)
+    return {'image_id': vol.image_id} if vol.image_id else None
+
+
 def _describe(vol, row, root_disk):
     own = vol.index is None  # a volume of the volume service
     return {'id': vol.id, 'project_id': vol.project_id, 'index': vol.index,
@@ -83,6 +91,7 @@ def _describe(vol, row, root_disk):
             'root_disk': root_disk, 'device': vol.device, 'bootable': vol.bootable,
             'image_id': vol.image_id, 'attached_at': vol.attached_at or vol.created_at,
             'metadata': dict(vol.properties or {}), 'readonly': vol.readonly,
+            'image_metadata': image_metadata(vol),
             'from_boot': not own}
 
 

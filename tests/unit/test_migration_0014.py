@@ -1,4 +1,5 @@
-"""Migration 0014: volumes made before it have no metadata and no read-only flag."""
+"""Migration 0014: volumes made before it have no metadata, image metadata nor
+read-only flag."""
 
 from alembic import command
 import sqlalchemy as sa
@@ -24,7 +25,7 @@ def _columns():
 
 def test_an_existing_volume_gets_empty_metadata_and_keeps_its_row(admin_context):
     _migrate('0013')
-    assert not {'properties', 'readonly'} & _columns()
+    assert not {'properties', 'image_metadata', 'readonly'} & _columns()
     with db_api.get_engine().begin() as conn:
         conn.execute(sa.text(
             "INSERT INTO volumes (id, project_id, size_gib, status, bootable, "
@@ -33,10 +34,11 @@ def test_an_existing_volume_gets_empty_metadata_and_keeps_its_row(admin_context)
     _migrate('head')
     with db_api.transaction() as session:
         volume = session.get(models.Volume, 'v1')
-        assert (volume.properties, volume.readonly) == (None, None)
+        assert (volume.properties, volume.image_metadata, volume.readonly) == (
+            None, None, None)
         volume.properties, volume.readonly = {'a': 'b'}, True
     _migrate('0013')  # and back, for a rollback of the upgrade: the row stays
-    assert not {'properties', 'readonly'} & _columns()
+    assert not {'properties', 'image_metadata', 'readonly'} & _columns()
     with db_api.get_engine().connect() as conn:
         assert conn.execute(sa.text('SELECT id FROM volumes')).scalars().all() == ['v1']
     _migrate('head')

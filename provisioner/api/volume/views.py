@@ -94,8 +94,8 @@ def detail(req, volume, extended=True):
         return body
     # os-vol-tenant-attr: project readers and admins, i.e. whoever sees the volume.
     body['os-vol-tenant-attr:tenant_id'] = volume['project_id']
-    if volume['image_id']:
-        body['volume_image_metadata'] = {'image_id': volume['image_id']}
+    if volume['image_metadata'] is not None:
+        body['volume_image_metadata'] = volume['image_metadata']
     if req.context.is_admin:
         body['os-vol-host-attr:host'] = _host(volume)
     return body

@@ -3,7 +3,9 @@
 Served: os-extend (grow a detached volume), os-reset_status (admins: a volume a
 failed flow left attaching, detaching or error_deleting), os-set_bootable (200,
 as Cinder's), os-update_readonly_flag (an available volume), os-reserve and
-os-unreserve (hold an available volume as attaching, and release it). Cinder's
+os-unreserve (hold an available volume as attaching, and release it),
+os-set_image_metadata, os-unset_image_metadata and os-show_image_metadata (the
+volume's volume_image_metadata, 200 with it or empty). Cinder's
 other actions find the volume first (404 when it does not exist, as in Cinder),
 then are refused: a server's volumes are attached through Nova's
 os-volume_attachments, which plugs them in.
@@ -19,7 +21,8 @@ from provisioner import policy
 from provisioner.volume import api as volume_api
 from provisioner.volume import volumes
 
-# action -> (what it does with the volume API and its arguments, the answer's status)
+# action -> (what it does with the volume API and its arguments, giving the answer's
+# body or None for an empty one; the answer's status)
 SERVED = {
     'os-extend': (lambda api, vid, args: api.extend(vid, args.get('new_size')), 202),
     'os-reset_status': (lambda api, vid, args: api.reset_status(vid, args.get('status')),
@@ -30,6 +33,12 @@ SERVED = {
         vid, filters.boolean(args.get('readonly'))), 202),
     'os-reserve': (lambda api, vid, args: api.reserve(vid), 202),
     'os-unreserve': (lambda api, vid, args: api.unreserve(vid), 202),
+    'os-set_image_metadata': (lambda api, vid, args: {
+        'metadata': api.set_image_metadata(vid, args.get('metadata'))}, 200),
+    'os-unset_image_metadata': (lambda api, vid, args: api.delete_image_metadata(
+        vid, args.get('key')), 200),
+    'os-show_image_metadata': (lambda api, vid, args: {
+        'metadata': api.image_metadata(vid) or {}}, 200),
 }
 
 
@@ -57,5 +66,6 @@ def volume_action(req, project_id, volume_id, body):
     if action not in SERVED:
         _refuse(req, volume_id, action)
     run, status = SERVED[action]
-    run(volume_api.VolumeAPI(req.context), volume_id, args)
-    return wsgi.empty_response(status)
+    body = run(volume_api.VolumeAPI(req.context), volume_id, args)
+    return wsgi.empty_response(status) if body is None else wsgi.json_response(
+        body, status)

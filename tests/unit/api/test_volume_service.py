@@ -259,8 +259,9 @@ def test_a_volume_from_an_image_is_a_full_copy_made_at_its_first_attachment(
     image_id = images.create('bootable', file=str(source))['id']
     volume = create(application, vcloud, size=1, imageRef=image_id)
     assert volume['bootable'] == 'true' and 'volume_image_metadata' not in volume
-    assert show(application, vcloud, volume['id'])['volume_image_metadata'] == {
-        'image_id': image_id}
+    shown = show(application, vcloud, volume['id'])['volume_image_metadata']
+    assert (shown['image_id'], shown['image_name'], shown['disk_format']) == (
+        image_id, 'bootable', 'qcow2')
     driver = virt.get_driver()
     assert not probes.volume_exists(driver, volume['id'])  # no host holds it yet
     server_id = boot(vcloud)
@@ -387,3 +388,35 @@ def test_a_read_only_volume_is_plugged_in_read_only(application, vcloud, monkeyp
     assert attach(application, vcloud, server_id, volume['id']).status_int == 200
     assert plugged and all((disk.find('readonly') is not None) == readonly
                            for disk in plugged)
+
+
+def test_image_metadata_actions(application, vcloud):
+    """Cinder's os-set/unset/show_image_metadata: the volume's copy of what its
+    image was, which its source stays whatever they set."""
+    source = vcloud['tmp'] / 'disk.qcow2'
+    subprocess.run(['qemu-img', 'create', '-q', '-f', 'qcow2', str(source), '16M'],
+                   check=True)
+    image_id = images.create('bootable', file=str(source))['id']
+    volume = create(application, vcloud, size=1, imageRef=image_id)
+    action = vpath(vcloud, '/%s/action' % volume['id'])
+    pairs = {'image_id': 'another', 'kernel_id': 'k', 'ramdisk_id': 'r'}
+    response = call(application, 'POST', action, {'os-set_image_metadata': {
+        'metadata': pairs}}, vcloud['token'])
+    assert response.status_int == 200, response.text
+    assert pairs.items() <= response.json['metadata'].items()
+    assert pairs.items() <= show(application, vcloud, volume['id'])[
+        'volume_image_metadata'].items()
+    unset = call(application, 'POST', action, {'os-unset_image_metadata': {
+        'key': 'ramdisk_id'}}, vcloud['token'])
+    assert (unset.status_int, unset.body) == (200, b'')
+    again = call(application, 'POST', action, {'os-unset_image_metadata': {
+        'key': 'ramdisk_id'}}, vcloud['token'])
+    assert again.status_int == 404
+    shown = call(application, 'POST', action, {'os-show_image_metadata': {}},
+                 vcloud['token'])
+    assert shown.status_int == 200 and 'ramdisk_id' not in shown.json['metadata']
+    assert shown.json['metadata']['kernel_id'] == 'k'
+    bad = call(application, 'POST', action, {'os-set_image_metadata': {
+        'metadata': {'k': 1}}}, vcloud['token'])
+    assert bad.status_int == 400
+    assert volumes.source(volume['id'])['image_id'] == image_id  # its source stays
