@@ -134,8 +134,8 @@ class VolumeAPI:
         return image
 
     def _no_source(self, session, volume_type, snapshot_id, source_volid):
-        """Cinder's 404 for a type, snapshot or volume to copy that does not exist;
-        none exists but volumes, which provisioner does not clone (400)."""
+        """Cinder's 404 for a volume type, snapshot or volume to clone that does not
+        exist; provisioner has no types nor snapshots, and clones no volume (400)."""
         if volume_type:
             raise exception.NotFound(kind='Volume type', name=volume_type)
         if snapshot_id:
