@@ -32,6 +32,7 @@ class VolumePayload:
     image_path: str | None = None
     image_sha256: str | None = None
     image_format: str | None = None
+    readonly: bool = False  # Cinder's read-only flag: plugged in as a read-only disk
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,7 +70,8 @@ def _detach(payload):
 
 
 def _attach(payload):
-    return base.driver().attach_volume(payload.instance_id, payload.volume_id)
+    return base.driver().attach_volume(payload.instance_id, payload.volume_id,
+                                       readonly=payload.readonly)
 
 
 class _VolumeHostTask(base.HostTask):

@@ -31,13 +31,18 @@ def object_time(moment):
     return None if moment is None else moment.strftime('%Y-%m-%dT%H:%M:%S.%f')
 
 
+def _limit(req):
+    limit = req.int_param('limit', minimum=0)
+    return CONF.api.max_limit if limit is None else min(limit, CONF.api.max_limit)
+
+
 def page(req, items, key='id'):
     """The page of ``items`` (in order) that ``limit`` and ``marker`` ask for.
 
     Returns (items, more): ``more`` is true when items remain after the page. A
     marker that is not in the list is 400, as in Nova ("marker not found").
     """
-    limit = req.int_param('limit', minimum=0)
+    limit = _limit(req)
     marker = req.GET.get('marker')
     if marker is not None:
         for index, item in enumerate(items):
@@ -46,16 +51,16 @@ def page(req, items, key='id'):
                 break
         else:
             raise wsgi.HTTPError(400, 'marker [%s] not found' % marker)
-    limit = CONF.api.max_limit if limit is None else min(limit, CONF.api.max_limit)
     return items[:limit], len(items) > limit
 
 
-def paged_response(req, collection, items, view):
+def paged_response(req, collection, items, view, after_full_page=False):
     """``{collection: [view of each item of the page]}``, with Nova's and Cinder's
-    ``<collection>_links`` next link when more items remain."""
+    ``<collection>_links`` next link when more items remain, or (``after_full_page``,
+    Cinder's rule) after any full page, even when it was the last."""
     shown, more = page(req, items)
     body = {collection: [view(req, item) for item in shown]}
-    if more and shown:
+    if shown and (more or (after_full_page and len(shown) == _limit(req))):
         body[collection + '_links'] = urls.next_link(
             req, req.path_info.strip('/').split('/'), shown[-1]['id'])
     return wsgi.json_response(body)

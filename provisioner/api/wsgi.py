@@ -140,8 +140,11 @@ class Route:
     public: bool  # served without a token (version discovery, authentication)
 
 
-def _compile(pattern):
-    """'/servers/{server_id}/action' -> a regex with named groups (no slashes in them)."""
+def _compile(pattern, trailing_slash=True):
+    """'/servers/{server_id}/action' -> a regex with named groups (no slashes in them);
+    ``trailing_slash``: the path may end with a '/' the pattern does not have."""
+    if not trailing_slash:
+        return re.compile('^%s$' % re.sub(r'\{(\w+)\}', r'(?P<\1>[^/]+)', pattern))
     regex = re.sub(r'\{(\w+)\}', r'(?P<\1>[^/]+)', pattern.rstrip('/') or '/')
     return re.compile('^%s/?$' % regex)
 
@@ -169,12 +172,16 @@ def route(method, pattern, public=False):
 class Service:
     """One OpenStack service under its path prefix: the routes of its controllers,
     its microversions (a provisioner.api.microversions.Microversions, or None) and
-    its error format: ``fault(status, message, exc)`` -> the error body."""
+    its error format: ``fault(status, message, exc)`` -> the error body.
+    ``trailing_slash`` false: a path is served only as its route spells it (Cinder:
+    ``/volumes/`` is a volume of no id, 404, not the list)."""
 
-    def __init__(self, name, controllers=(), fault=nova_fault, microversions=None):
+    def __init__(self, name, controllers=(), fault=nova_fault, microversions=None,
+                 trailing_slash=True):
         self.name = name
         self.fault = fault
         self.microversions = microversions
+        self.trailing_slash = trailing_slash
         self.routes = []
         for controller in controllers:
             self.add_controller(controller)
@@ -195,7 +202,8 @@ class Service:
             if getattr(handler, '__module__', None) != module.__name__:
                 continue  # imported from elsewhere: served by its own controller
             for method, pattern, public in getattr(handler, 'routes', ()):
-                self.routes.append(Route(method, _compile(pattern), handler, public))
+                self.routes.append(Route(method, _compile(pattern, self.trailing_slash),
+                                         handler, public))
 
     def match(self, method, path):
         """(route, params) for the request; HTTPError 404/405 when none fits."""

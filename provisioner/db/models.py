@@ -326,6 +326,11 @@ class Volume(TimestampMixin, Base):
     availability_zone: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     image_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     bootable: orm.Mapped[bool] = orm.mapped_column(default=False)
+    # Cinder's user metadata, its image metadata (the image's, copied at creation)
+    # and its admin metadata ``readonly`` (null: never set).
+    properties: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+    image_metadata: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+    readonly: orm.Mapped[bool | None]
     # The guest's device (/dev/vdc) while attached, and the attach or detach action
     # under way (its flow finds the volume by it).
     device: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))

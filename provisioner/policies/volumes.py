@@ -19,6 +19,17 @@ _rules = [
          _VOLUMES + '/{volume_id}/action'),
         ('volume:delete', 'Delete a volume that is not attached.', 'DELETE',
          _VOLUMES + '/{volume_id}'),
+        ('volume:update_metadata', 'Set, replace or delete a volume\'s metadata.',
+         'PUT', _VOLUMES + '/{volume_id}/metadata'),
+        ('volume:update_image_metadata', 'Set or delete a volume\'s image metadata '
+         '(os-set_image_metadata, os-unset_image_metadata).', 'POST',
+         _VOLUMES + '/{volume_id}/action'),
+        ('volume:set_bootable', 'Mark a volume bootable or not (os-set_bootable).',
+         'POST', _VOLUMES + '/{volume_id}/action'),
+        ('volume:update_readonly_flag', 'Set a volume\'s read-only flag '
+         '(os-update_readonly_flag).', 'POST', _VOLUMES + '/{volume_id}/action'),
+        ('volume:reserve', 'Hold an available volume for an attachment, or release '
+         'it (os-reserve, os-unreserve).', 'POST', _VOLUMES + '/{volume_id}/action'),
         ('volume:reset_status', 'Reset a volume\'s status (os-reset_status).', 'POST',
          _VOLUMES + '/{volume_id}/action'),
         ('volume:attach', 'Attach a volume to a server.', 'POST', _ATTACHMENTS),

@@ -303,14 +303,15 @@ class LibvirtDriver:
         storage.grow_volume(pool, name, int(size_gib) * GIB)
         return path
 
-    def attach_volume(self, instance_uuid, volume_id):
-        """Hot-plug the volume into the domain (live and defined); its device."""
+    def attach_volume(self, instance_uuid, volume_id, readonly=False):
+        """Hot-plug the volume into the domain (live and defined), read-only if
+        asked; its device."""
         guest = self._defined_guest(instance_uuid, 'attaching a volume to')
         path = self.volume_path(volume_id)
         if not path:
             raise exception.HypervisorError(reason='volume %s has no file on this host'
                                                    % volume_id)
-        return '/dev/' + hotplug.attach(guest, path, volume_id)
+        return '/dev/' + hotplug.attach(guest, path, volume_id, readonly)
 
     def detach_volume(self, instance_uuid, volume_id, timeout):
         """Unplug the volume, waiting up to ``timeout`` s for the guest to let go."""

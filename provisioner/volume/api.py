@@ -28,6 +28,7 @@ from provisioner import exception
 from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
+from provisioner.volume import volumes
 
 AVAILABLE = 'available'
 ATTACHING = 'attaching'
@@ -59,10 +60,24 @@ _SIZE = {'type': ['integer', 'string'], 'pattern': '^\\s*[0-9]+\\s*$', 'minimum'
          'maximum': MAX_SIZE_GIB, 'errorMessage': _GIB}
 _TEXT = {'type': 'string', 'maxLength': 255,
          'errorMessage': '{key} must be a string of at most 255 characters'}
+# Cinder's metadata: keys of letters, digits and -_:. / (its extra_specs), text values.
+METADATA = {
+    'type': 'object', 'maxProperties': schemas.MAX_PROPERTIES,
+    'propertyNames': {
+        'pattern': schemas.whole('[A-Za-z0-9_:. /-]{1,255}'),
+        'errorMessage': "metadata key {value!r} must be 1-255 letters, digits, "
+                        "'-', '_', ':', '.', ' ' or '/'"},
+    'additionalProperties': schemas.titled(schemas.text(255), 'metadata {key}'),
+    'errorMessage': {'type': 'metadata must be an object of key/value pairs',
+                     'maxProperties': 'at most {limit} metadata pairs, not {length}'}}
 CREATE = dict(schemas.request('volume create', {
-    'size': _SIZE, 'name': _TEXT, 'description': _TEXT, 'availability_zone': _TEXT},
-    required=['size']), errorMessage={'required': _GIB.replace('{value!r}', 'None')})
-UPDATE = schemas.request('volume update', {'name': _TEXT, 'description': _TEXT})
+    'size': _SIZE, 'name': _TEXT, 'description': _TEXT, 'availability_zone': _TEXT,
+    'metadata': METADATA}, required=['size']),
+    errorMessage={'required': _GIB.replace('{value!r}', 'None')})
+UPDATE = schemas.request('volume update', {'name': _TEXT, 'description': _TEXT,
+                                           'metadata': METADATA})
+METADATA_SET = schemas.request('volume metadata', {'metadata': METADATA})
+_FLAG = {'type': 'boolean', 'errorMessage': '{key} must be true or false, not {value!r}'}
 EXTEND = dict(schemas.request('volume extend', {'new_size': _SIZE},
                               required=['new_size']),
               errorMessage={'required': _GIB.replace('{value!r}', 'None')})
@@ -70,6 +85,18 @@ RESET_STATUS = schemas.request('volume reset-status', {'status': {
     'enum': [AVAILABLE, IN_USE, ERROR],
     'errorMessage': "a volume's status can be reset to available, in-use or error, "
                     "not {value!r}"}}, required=['status'])
+
+
+def _image_metadata(image):
+    """What Cinder keeps of the image a volume is made from (its
+    volume_image_metadata): the image's identity and formats, and its properties,
+    all as text."""
+    found = {'image_id': image.id, 'image_name': image.name,
+             'checksum': image.checksum, 'container_format': image.container_format,
+             'disk_format': image.disk_format, 'min_disk': image.min_disk_gib,
+             'min_ram': image.min_ram_mib, 'size': image.size_bytes}
+    found.update(image.properties or {})
+    return {key: str(value) for key, value in found.items() if value is not None}
 
 
 def _checked(fields, schema, size_key=None):
@@ -106,14 +133,33 @@ class VolumeAPI:
                                            '(status %s)' % (image_ref, image.status))
         return image
 
+    def _no_source(self, session, volume_type, snapshot_id, source_volid):
+        """Cinder's 404 for a volume type, snapshot or volume to clone that does not
+        exist; provisioner has no types nor snapshots, and clones no volume (400)."""
+        if volume_type:
+            raise exception.NotFound(kind='Volume type', name=volume_type)
+        if snapshot_id:
+            raise exception.NotFound(kind='Snapshot', name=snapshot_id)
+        if source_volid:
+            self._get(session, source_volid, 'instance:show')
+            raise exception.Invalid(reason='provisioner makes volumes blank or from an '
+                                           'image only; it does not clone volumes.')
+
     def create(self, size, name=None, description=None, image_ref=None,
-               availability_zone=None):
-        """Record a volume (its bytes are made at its first attachment); its id."""
+               availability_zone=None, metadata=None, volume_type=None,
+               snapshot_id=None, source_volid=None):
+        """Record a volume (its bytes are made at its first attachment); its id.
+
+        Of Cinder's sources only an image (``image_ref``) is taken: a volume type,
+        snapshot or volume to clone is refused (404 when it does not exist).
+        """
         policy.authorize(self.context, 'volume:create')
         size = _checked({'size': size, 'name': name, 'description': description,
-                         'availability_zone': availability_zone}, CREATE, 'size')['size']
+                         'availability_zone': availability_zone, 'metadata': metadata},
+                        CREATE, 'size')['size']
         volume_id = str(uuid.uuid4())
         with db_api.transaction() as session:
+            self._no_source(session, volume_type, snapshot_id, source_volid)
             image = self._image(session, image_ref) if image_ref else None
             if image is not None:
                 needed = max(image.min_disk_gib,
@@ -128,18 +174,96 @@ class VolumeAPI:
                 user_id=self.context.user_id, name=name, description=description,
                 size_gib=size, status=AVAILABLE, image_id=image and image.id,
                 bootable=image is not None, availability_zone=availability_zone,
-                updated_at=models.utcnow()))
+                properties=metadata or None, updated_at=models.utcnow(),
+                image_metadata=_image_metadata(image) if image is not None else None))
         return volume_id
 
     def update(self, volume_id, **fields):
-        """Set name and/or description."""
+        """Set name and/or description; metadata given replaces the volume's."""
         validation.check(fields, UPDATE)
         with db_api.transaction() as session:
             row = self._get(session, volume_id, 'volume:update')
             for key in ('name', 'description'):
                 if key in fields:
                     setattr(row, key, fields[key])
+            if fields.get('metadata') is not None:
+                row.properties = dict(fields['metadata']) or None
             row.updated_at = models.utcnow()
+
+    # -- metadata and flags (Cinder's volume metadata, os-set_bootable,
+    # os-update_readonly_flag) ---------------------------------------------------
+
+    def metadata(self, volume_id):
+        with db_api.transaction() as session:
+            return dict(self._get(session, volume_id, 'instance:show').properties or {})
+
+    def set_metadata(self, volume_id, metadata, replace=False):
+        """Add or change the pairs of ``metadata`` (all of it, with ``replace``);
+        the volume's metadata after."""
+        validation.check({'metadata': metadata}, METADATA_SET, none_is_absent=False)
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:update_metadata')
+            found = {} if replace else dict(row.properties or {})
+            found.update(metadata)
+            validation.check({'metadata': found}, METADATA_SET)  # not too many pairs
+            row.properties, row.updated_at = found or None, models.utcnow()
+            return found
+
+    def delete_metadata(self, volume_id, key):
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:update_metadata')
+            found = dict(row.properties or {})
+            if key not in found:
+                raise exception.NotFound(kind='Metadata item', name=key)
+            del found[key]
+            row.properties, row.updated_at = found or None, models.utcnow()
+
+    def image_metadata(self, volume_id):
+        """Cinder's os-show_image_metadata: the volume's image metadata."""
+        with db_api.transaction() as session:
+            return volumes.image_metadata(self._get(session, volume_id, 'instance:show'))
+
+    def set_image_metadata(self, volume_id, metadata):
+        """Cinder's os-set_image_metadata: add or change pairs; all of it after."""
+        validation.check({'metadata': metadata}, METADATA_SET, none_is_absent=False)
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:update_image_metadata')
+            found = dict(volumes.image_metadata(row) or {}, **metadata)
+            validation.check({'metadata': found}, METADATA_SET)
+            row.image_metadata, row.updated_at = found, models.utcnow()
+            return found
+
+    def delete_image_metadata(self, volume_id, key):
+        """Cinder's os-unset_image_metadata: 404 for a key the volume has not."""
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, 'volume:update_image_metadata')
+            found = volumes.image_metadata(row) or {}
+            if key not in found:
+                raise exception.NotFound(kind='Image metadata item', name=key)
+            del found[key]
+            row.image_metadata, row.updated_at = found, models.utcnow()
+
+    def _set_flag(self, volume_id, action, column, value, status=None):
+        validation.check({column: value}, schemas.request(
+            'volume ' + action.split(':')[1], {column: _FLAG}, required=[column]),
+            none_is_absent=False)
+        with db_api.transaction() as session:
+            row = self._get(session, volume_id, action)
+            if status is not None and row.status != status:
+                raise exception.InvalidVolume(
+                    reason='Volume %s status must be %s to update its %s flag, but '
+                           'current status is: %s.' % (volume_id, status, column,
+                                                       row.status))
+            setattr(row, column, value)
+            row.updated_at = models.utcnow()
+
+    def set_bootable(self, volume_id, bootable):
+        self._set_flag(volume_id, 'volume:set_bootable', 'bootable', bootable)
+
+    def set_readonly(self, volume_id, readonly):
+        """Cinder's admin metadata ``readonly``: for an available volume only."""
+        self._set_flag(volume_id, 'volume:update_readonly_flag', 'readonly', readonly,
+                       status=AVAILABLE)
 
     def extend(self, volume_id, new_size):
         """Grow an available volume (Cinder's os-extend); the host's file grows at
@@ -164,6 +288,33 @@ class VolumeAPI:
             if taken.rowcount != 1:
                 raise exception.InvalidVolume(reason='volume %s changed while extending it; '
                                                      'try again' % volume_id)
+
+    def reserve(self, volume_id):
+        """Hold an available volume for an attachment (Cinder's os-reserve): it is
+        attaching, by no attach of provisioner's, until os-unreserve."""
+        with db_api.transaction() as session:
+            self._get(session, volume_id, 'volume:reserve')
+            taken = session.execute(
+                sa.update(models.Volume)
+                .where(models.Volume.id == volume_id, models.Volume.status == AVAILABLE)
+                .values(status=ATTACHING, action_id=None, updated_at=models.utcnow()))
+            if taken.rowcount != 1:
+                raise exception.InvalidVolume(
+                    reason='Volume %s status must be available to reserve, but current '
+                           'status is: %s.' % (volume_id, session.get(
+                               models.Volume, volume_id).status))
+
+    def unreserve(self, volume_id):
+        """Release os-reserve's hold; a volume not so held is left as it is (as
+        Cinder does), an attach under way too."""
+        with db_api.transaction() as session:
+            self._get(session, volume_id, 'volume:reserve')
+            session.execute(
+                sa.update(models.Volume)
+                .where(models.Volume.id == volume_id, models.Volume.status == ATTACHING,
+                       models.Volume.action_id.is_(None),
+                       models.Volume.instance_id.is_(None))
+                .values(status=AVAILABLE, updated_at=models.utcnow()))
 
     def reset_status(self, volume_id, status):
         """Set the status as an operator found it (Cinder's os-reset_status): for a

@@ -67,6 +67,14 @@ def describe(project_id=None, volume_id=None):
                 for vol, row, root_disk in session.execute(query)]
 
 
+def image_metadata(vol):
+    """Cinder's volume_image_metadata of a volume row; a volume made before it was
+    kept (0014) shows its image's id. None: the volume has none."""
+    if vol.image_metadata is not None:
+        return dict(vol.image_metadata)
+    return {'image_id': vol.image_id} if vol.image_id else None
+
+
 def _describe(vol, row, root_disk):
     own = vol.index is None  # a volume of the volume service
     return {'id': vol.id, 'project_id': vol.project_id, 'index': vol.index,
@@ -82,17 +90,21 @@ def _describe(vol, row, root_disk):
             else (row.request_spec or {}).get('availability_zone'),
             'root_disk': root_disk, 'device': vol.device, 'bootable': vol.bootable,
             'image_id': vol.image_id, 'attached_at': vol.attached_at or vol.created_at,
+            'metadata': dict(vol.properties or {}), 'readonly': vol.readonly,
+            'image_metadata': image_metadata(vol),
             'from_boot': not own}
 
 
 # -- the rows the volume service's flows write (engine side) ------------------------
 
 def source(volume_id):
-    """What the host needs to make the volume: {size_gib, fresh, image_* (a fresh
-    volume made from an image)}. ``fresh``: no host holds its bytes yet."""
+    """What the host needs to make and plug the volume: {size_gib, fresh, readonly,
+    image_* (a fresh volume made from an image)}. ``fresh``: no host holds its
+    bytes yet; ``readonly``: Cinder's flag, the guest gets a read-only disk."""
     with db_api.transaction() as session:
         row = session.get(models.Volume, volume_id)
-        info = {'size_gib': row.size_gib, 'fresh': row.host is None}
+        info = {'size_gib': row.size_gib, 'fresh': row.host is None,
+                'readonly': bool(row.readonly)}
         image = (session.get(models.Image, row.image_id)
                  if row.image_id and row.host is None else None)
         if row.image_id and row.host is None and image is None:

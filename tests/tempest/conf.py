@@ -199,8 +199,9 @@ volume_size_extend = 1
 
 [volume-feature-enabled]
 # Off, features provisioner does not have: backups, snapshots, clones, manage and
-# unmanage, replication, several backends, volume extensions (GET .../extensions),
-# extending an attached volume, image dependencies (upload to image, snapshots).
+# unmanage, replication, several backends, extending an attached volume, image
+# dependencies (upload to image, snapshots). api_extensions: the first is the one
+# test_list_extensions looks for in GET .../extensions.
 backup = false
 snapshot = false
 clone = false
@@ -208,7 +209,7 @@ manage_snapshot = false
 manage_volume = false
 replication = false
 multi_backend = false
-api_extensions =
+api_extensions = os-vol-tenant-attr,os-volume-actions,os-vol-image-meta
 extend_attached_volume = false
 extend_attached_encrypted_volume = false
 extend_volume_with_snapshot = false

@@ -1,11 +1,16 @@
 """Block storage v3 (a Cinder subset, microversion 3.0), shaped as every service:
-controllers (versions, volumes, quotas), ``schemas`` (the request bodies) and
+controllers (versions, volumes, volume_actions, volume_metadata, quotas,
+extensions), ``schemas`` (the request bodies), ``filters`` (list queries) and
 ``views`` (Cinder's shapes; its error body is Nova's)."""
 
+from provisioner.api.volume import extensions
 from provisioner.api.volume import quotas
 from provisioner.api.volume import versions
+from provisioner.api.volume import volume_actions
+from provisioner.api.volume import volume_metadata
 from provisioner.api.volume import volumes
 from provisioner.api import wsgi
 
 SERVICE = wsgi.Service('volume', microversions=versions.MICROVERSIONS,
-                       controllers=(versions, volumes, quotas))
+                       controllers=(versions, volumes, volume_actions, volume_metadata,
+                                    quotas, extensions), trailing_slash=False)

@@ -13,6 +13,7 @@ def versions(req):
 
 
 @wsgi.route('GET', '/v3', public=True)
+@wsgi.route('GET', '/v3/', public=True)
 def version(req):
     return wsgi.json_response({'versions': [views.version_document(req)]})
 

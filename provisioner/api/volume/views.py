@@ -60,7 +60,23 @@ def _attachments(volume):
              'attached_at': _time(volume['attached_at'])}]
 
 
-def detail(req, volume):
+def _host(volume):
+    """Cinder's ``host@backend#pool``: a volume's file on its host (null before its
+    first attachment gives it one)."""
+    return volume['host'] and '%s@file#volumes' % volume['host']
+
+
+def metadata(volume):
+    """The user's metadata, with Cinder's visible admin metadata (``readonly``)."""
+    found = dict(volume['metadata'])
+    if volume['readonly'] is not None:
+        found['readonly'] = str(volume['readonly'])
+    return found
+
+
+def detail(req, volume, extended=True):
+    """Cinder's volume; ``extended``: as show and list show it (the os-vol-*
+    attributes and the image's metadata), not as create and update answer it."""
     created = _time(volume['created_at'])
     body = {
         'id': volume['id'], 'name': volume['name'], 'status': volume['status'],
@@ -69,16 +85,19 @@ def detail(req, volume):
         'created_at': created, 'updated_at': _time(volume['updated_at']) or created,
         'attachments': _attachments(volume),
         'bootable': 'true' if volume['bootable'] else 'false', 'volume_type': None,
-        'metadata': {}, 'description': volume['description'],
+        'metadata': metadata(volume), 'description': volume['description'],
         'encrypted': False, 'multiattach': False, 'replication_status': None,
         'snapshot_id': None, 'source_volid': None, 'consistencygroup_id': None,
         'user_id': volume['user_id'], 'links': _links(req, volume),
-        'os-vol-tenant-attr:tenant_id': volume['project_id'],
     }
-    if volume['image_id']:
-        body['volume_image_metadata'] = {'image_id': volume['image_id']}
+    if not extended:
+        return body
+    # os-vol-tenant-attr: project readers and admins, i.e. whoever sees the volume.
+    body['os-vol-tenant-attr:tenant_id'] = volume['project_id']
+    if volume['image_metadata'] is not None:
+        body['volume_image_metadata'] = volume['image_metadata']
     if req.context.is_admin:
-        body['os-vol-host-attr:host'] = volume['host']
+        body['os-vol-host-attr:host'] = _host(volume)
     return body
 
 

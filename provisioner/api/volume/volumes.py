@@ -3,9 +3,10 @@
 Two kinds of volume are served: those a boot made for its instance (named
 ``<instance name>-vol<index>``, in-use until the instance is deleted with them) and
 the volume service's own (provisioner.volume.api): created blank or from an image
-(``imageRef``), renamed, grown while detached (``os-extend``), deleted while not
-attached, and attached to servers through Nova's os-volume_attachments. No
-snapshots, backups, groups or types.
+(``imageRef``), renamed, given metadata (volume_metadata), grown while detached
+(``os-extend``), marked bootable or read-only, deleted while not attached, and
+attached to servers through Nova's os-volume_attachments. No snapshots, backups,
+groups or types.
 
 As in Cinder, the project id in the URL must be the token's project (400
 "Malformed request url" otherwise); an admin reaches other projects' volumes
@@ -14,6 +15,7 @@ with ``?all_tenants=1``.
 
 from provisioner.api import common
 from provisioner.api import validation
+from provisioner.api.volume import filters
 from provisioner.api.volume import schemas
 from provisioner.api.volume import views
 from provisioner.api import wsgi
@@ -37,23 +39,19 @@ def _list(req, project_id):
     everyone = req.GET.get('all_tenants', '').lower() in ('1', 'true', 'yes') and \
         policy.check(req.context, 'instance:list:all_projects')
     found = volumes.describe(project_id=None if everyone else project_id)
-    for key in ('name', 'status', 'project_id', 'bootable'):
-        if req.GET.get(key) is not None:
-            wanted = req.GET[key]
-            if key == 'bootable':
-                wanted = wanted.lower() in ('1', 'true', 'yes')
-            found = [v for v in found if v[key] == wanted]
-    return found
+    return filters.sorted_as_asked(req, filters.matching(req, found))
 
 
 @wsgi.route('GET', '/v3/{project_id}/volumes')
 def list_volumes(req, project_id):
-    return common.paged_response(req, 'volumes', _list(req, project_id), views.summary)
+    return common.paged_response(req, 'volumes', _list(req, project_id), views.summary,
+                                 after_full_page=True)
 
 
 @wsgi.route('GET', '/v3/{project_id}/volumes/detail')
 def list_volumes_detail(req, project_id):
-    return common.paged_response(req, 'volumes', _list(req, project_id), views.detail)
+    return common.paged_response(req, 'volumes', _list(req, project_id), views.detail,
+                                 after_full_page=True)
 
 
 def _found(volume_id):
@@ -75,14 +73,18 @@ def show_volume(req, project_id, volume_id):
 @wsgi.route('POST', '/v3/{project_id}/volumes')
 @validation.schema(schemas.CREATE)
 def create_volume(req, project_id, body):
-    """A blank volume, or one from an image (imageRef); 202 as Cinder's."""
+    """A blank volume, or one from an image (imageRef); 202 as Cinder's, with its
+    create answer (no os-vol-* attributes)."""
     check_url_project(req, project_id)
     body = body['volume']
     volume_id = volume_api.VolumeAPI(req.context).create(
         body.get('size'), name=body.get('name'), description=body.get('description'),
         image_ref=body.get('imageRef') or body.get('image_id'),
-        availability_zone=body.get('availability_zone'))
-    return wsgi.json_response({'volume': views.detail(req, _found(volume_id))}, 202)
+        availability_zone=body.get('availability_zone'), metadata=body.get('metadata'),
+        volume_type=body.get('volume_type'), snapshot_id=body.get('snapshot_id'),
+        source_volid=body.get('source_volid'))
+    return wsgi.json_response(
+        {'volume': views.detail(req, _found(volume_id), extended=False)}, 202)
 
 
 @wsgi.route('PUT', '/v3/{project_id}/volumes/{volume_id}')
@@ -92,10 +94,12 @@ def update_volume(req, project_id, volume_id, body):
     body = body['volume']
     fields = {key: body[alias] for key, alias in
               (('name', 'name'), ('description', 'description'),
-               ('name', 'display_name'), ('description', 'display_description'))
+               ('name', 'display_name'), ('description', 'display_description'),
+               ('metadata', 'metadata'))
               if alias in body}
     volume_api.VolumeAPI(req.context).update(volume_id, **fields)
-    return wsgi.json_response({'volume': views.detail(req, _found(volume_id))})
+    return wsgi.json_response(
+        {'volume': views.detail(req, _found(volume_id), extended=False)})
 
 
 @wsgi.route('DELETE', '/v3/{project_id}/volumes/{volume_id}')
@@ -103,20 +107,6 @@ def delete_volume(req, project_id, volume_id):
     check_url_project(req, project_id)
     if volume_api.VolumeAPI(req.context).request_delete(volume_id):
         req.deployment.dispatcher.volume_delete(volume_id)
-    return wsgi.empty_response(202)
-
-
-@wsgi.route('POST', '/v3/{project_id}/volumes/{volume_id}/action')
-@validation.schema(schemas.ACTION)
-def volume_action(req, project_id, volume_id, body):
-    """os-extend (grow a detached volume) and os-reset_status (admins: a volume a
-    failed flow left attaching, detaching or error_deleting)."""
-    check_url_project(req, project_id)
-    api = volume_api.VolumeAPI(req.context)
-    if 'os-extend' in body:
-        api.extend(volume_id, body['os-extend'].get('new_size'))
-    else:
-        api.reset_status(volume_id, body['os-reset_status'].get('status'))
     return wsgi.empty_response(202)
 
 

@@ -37,17 +37,19 @@ def free_target(guest):
     return designer.dev_name('virtio', index)
 
 
-def disk_xml(path, target, volume_id):
-    return config.GuestDisk(path, target, serial=volume_id[:SERIAL_LENGTH]).to_xml()
+def disk_xml(path, target, volume_id, readonly=False):
+    return config.GuestDisk(path, target, serial=volume_id[:SERIAL_LENGTH],
+                            readonly=readonly).to_xml()
 
 
-def attach(guest, path, volume_id):
-    """Plug the volume's file in, live (if the domain runs) and in the definition;
-    its target dev. A half-plugged volume (live only, or defined only) is completed.
+def attach(guest, path, volume_id, readonly=False):
+    """Plug the volume's file in (``readonly``: as a read-only disk), live (if the
+    domain runs) and in the definition; its target dev. A half-plugged volume (live
+    only, or defined only) is completed.
     """
     live, defined = guest.disks(live=True), guest.disks(live=False)
     target = target_of(guest, path) or free_target(guest)
-    xml = disk_xml(path, target, volume_id)
+    xml = disk_xml(path, target, volume_id, readonly)
     if defined.get(target) != path:
         guest.attach_device(xml, live=False)
     if guest.is_active() and live.get(target) != path:

@@ -146,7 +146,8 @@ def test_create_update_extend_delete(application, vcloud):
 @pytest.mark.parametrize('volume', [{'size': 0}, {'size': 'x'}, {'size': True},
                                     {'size': 1, 'imageRef': 'no-such-image'},
                                     {'size': 1, 'name': 'n' * 256},
-                                    {'size': 1, 'snapshot_id': 'abc'}])
+                                    {'size': 1, 'metadata': {'k': 1}},
+                                    {'size': 1, 'backup_id': 'abc'}])
 def test_bad_volumes_are_400_and_create_nothing(application, vcloud, volume):
     response = call(application, 'POST', vpath(vcloud), {'volume': volume},
                     vcloud['token'])
@@ -257,8 +258,10 @@ def test_a_volume_from_an_image_is_a_full_copy_made_at_its_first_attachment(
                    check=True)
     image_id = images.create('bootable', file=str(source))['id']
     volume = create(application, vcloud, size=1, imageRef=image_id)
-    assert (volume['bootable'], volume['volume_image_metadata']) == (
-        'true', {'image_id': image_id})
+    assert volume['bootable'] == 'true' and 'volume_image_metadata' not in volume
+    shown = show(application, vcloud, volume['id'])['volume_image_metadata']
+    assert (shown['image_id'], shown['image_name'], shown['disk_format']) == (
+        image_id, 'bootable', 'qcow2')
     driver = virt.get_driver()
     assert not probes.volume_exists(driver, volume['id'])  # no host holds it yet
     server_id = boot(vcloud)
@@ -363,3 +366,57 @@ def test_admins_reset_a_volume_a_failed_flow_left_half_way(application, vcloud,
                    % (project, own['id']), {'os-reset_status': {'status': 'error'}},
                    member)
     assert refused.status_int == 403
+
+
+@pytest.mark.parametrize('readonly', [True, False])
+def test_a_read_only_volume_is_plugged_in_read_only(application, vcloud, monkeypatch,
+                                                    readonly):
+    """Cinder's os-update_readonly_flag: Nova attaches such a volume read-only."""
+    plugged = []
+    plug = _plug(True)
+
+    def attach_device(guest, xml, live=True, persistent=True):
+        plugged.append(etree.fromstring(xml))
+        plug(guest, xml, live, persistent)
+
+    monkeypatch.setattr(libvirt_guest.Guest, 'attach_device', attach_device)
+    server_id = boot(vcloud)
+    volume = create(application, vcloud, size=1)
+    flag = call(application, 'POST', vpath(vcloud, '/%s/action' % volume['id']),
+                {'os-update_readonly_flag': {'readonly': readonly}}, vcloud['token'])
+    assert flag.status_int == 202
+    assert attach(application, vcloud, server_id, volume['id']).status_int == 200
+    assert plugged and all((disk.find('readonly') is not None) == readonly
+                           for disk in plugged)
+
+
+def test_image_metadata_actions(application, vcloud):
+    """Cinder's os-set/unset/show_image_metadata: the volume's copy of what its
+    image was, which its source stays whatever they set."""
+    source = vcloud['tmp'] / 'disk.qcow2'
+    subprocess.run(['qemu-img', 'create', '-q', '-f', 'qcow2', str(source), '16M'],
+                   check=True)
+    image_id = images.create('bootable', file=str(source))['id']
+    volume = create(application, vcloud, size=1, imageRef=image_id)
+    action = vpath(vcloud, '/%s/action' % volume['id'])
+    pairs = {'image_id': 'another', 'kernel_id': 'k', 'ramdisk_id': 'r'}
+    response = call(application, 'POST', action, {'os-set_image_metadata': {
+        'metadata': pairs}}, vcloud['token'])
+    assert response.status_int == 200, response.text
+    assert pairs.items() <= response.json['metadata'].items()
+    assert pairs.items() <= show(application, vcloud, volume['id'])[
+        'volume_image_metadata'].items()
+    unset = call(application, 'POST', action, {'os-unset_image_metadata': {
+        'key': 'ramdisk_id'}}, vcloud['token'])
+    assert (unset.status_int, unset.body) == (200, b'')
+    again = call(application, 'POST', action, {'os-unset_image_metadata': {
+        'key': 'ramdisk_id'}}, vcloud['token'])
+    assert again.status_int == 404
+    shown = call(application, 'POST', action, {'os-show_image_metadata': {}},
+                 vcloud['token'])
+    assert shown.status_int == 200 and 'ramdisk_id' not in shown.json['metadata']
+    assert shown.json['metadata']['kernel_id'] == 'k'
+    bad = call(application, 'POST', action, {'os-set_image_metadata': {
+        'metadata': {'k': 1}}}, vcloud['token'])
+    assert bad.status_int == 400
+    assert volumes.source(volume['id'])['image_id'] == image_id  # its source stays

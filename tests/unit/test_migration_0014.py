@@ -1,0 +1,44 @@
+"""Migration 0014: volumes made before it have no metadata, image metadata nor
+read-only flag."""
+
+from alembic import command
+import sqlalchemy as sa
+
+from provisioner.db import api as db_api
+from provisioner.db import migration
+from provisioner.db import models
+
+
+def _migrate(revision):
+    with db_api.get_engine().connect() as conn, \
+            migration._sqlite_foreign_keys_off(conn), conn.begin():
+        if revision == 'head':
+            command.upgrade(migration._alembic_config(conn), 'head')
+        else:
+            command.downgrade(migration._alembic_config(conn), revision)
+
+
+def _columns():
+    with db_api.get_engine().connect() as conn:
+        return {c['name'] for c in sa.inspect(conn).get_columns('volumes')}
+
+
+def test_an_existing_volume_gets_empty_metadata_and_keeps_its_row(admin_context):
+    _migrate('0013')
+    assert not {'properties', 'image_metadata', 'readonly'} & _columns()
+    with db_api.get_engine().begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO volumes (id, project_id, size_gib, status, bootable, "
+            "created_at) VALUES ('v1', :project, 1, 'available', 0, "
+            "'2026-01-01 00:00:00')"), {'project': admin_context.project_id})
+    _migrate('head')
+    with db_api.transaction() as session:
+        volume = session.get(models.Volume, 'v1')
+        assert (volume.properties, volume.image_metadata, volume.readonly) == (
+            None, None, None)
+        volume.properties, volume.readonly = {'a': 'b'}, True
+    _migrate('0013')  # and back, for a rollback of the upgrade: the row stays
+    assert not {'properties', 'image_metadata', 'readonly'} & _columns()
+    with db_api.get_engine().connect() as conn:
+        assert conn.execute(sa.text('SELECT id FROM volumes')).scalars().all() == ['v1']
+    _migrate('head')
