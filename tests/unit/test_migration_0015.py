@@ -1,4 +1,4 @@
-"""Migration 0014: volumes made before it have no metadata, image metadata nor
+"""Migration 0015: volumes made before it have no metadata, image metadata nor
 read-only flag."""
 
 from alembic import command
@@ -24,7 +24,7 @@ def _columns():
 
 
 def test_an_existing_volume_gets_empty_metadata_and_keeps_its_row(admin_context):
-    _migrate('0013')
+    _migrate('0014')
     assert not {'properties', 'image_metadata', 'readonly'} & _columns()
     with db_api.get_engine().begin() as conn:
         conn.execute(sa.text(
@@ -37,7 +37,7 @@ def test_an_existing_volume_gets_empty_metadata_and_keeps_its_row(admin_context)
         assert (volume.properties, volume.image_metadata, volume.readonly) == (
             None, None, None)
         volume.properties, volume.readonly = {'a': 'b'}, True
-    _migrate('0013')  # and back, for a rollback of the upgrade: the row stays
+    _migrate('0014')  # and back, for a rollback of the upgrade: the row stays
     assert not {'properties', 'image_metadata', 'readonly'} & _columns()
     with db_api.get_engine().connect() as conn:
         assert conn.execute(sa.text('SELECT id FROM volumes')).scalars().all() == ['v1']

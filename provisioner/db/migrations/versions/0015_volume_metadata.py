@@ -6,16 +6,16 @@ from was, copied at creation) and its read-only flag (os-update_readonly_flag,
 Cinder's admin metadata ``readonly``: null until set). Existing volumes have
 none of them; one made from an image shows its image id until then.
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 """
 
 from alembic import op
 import sqlalchemy as sa
 
 
-revision = "0014"
-down_revision = "0013"
+revision = '0015'
+down_revision = '0014'
 
 
 def upgrade():
