@@ -108,8 +108,16 @@ _network_rules = [
     policy.DocumentedRuleDefault('port:show', base.ANY_ROLE,
                                  'Show a port of the project.',
                                  _api('GET', '/network/v2.0/ports/{port_id}')),
+    policy.DocumentedRuleDefault('security_group:list', base.ANY_ROLE,
+                                 'List the project\'s security groups and their rules '
+                                 '(an admin: all of them).',
+                                 _api('GET', '/network/v2.0/security-groups')),
+    policy.DocumentedRuleDefault('security_group:show', base.ANY_ROLE,
+                                 'Show a security group or rule of the project.',
+                                 _api('GET', '/network/v2.0/security-groups/{id}')),
 ] + _owned_rules('subnet', '/network/v2.0/subnets') \
-  + _owned_rules('port', '/network/v2.0/ports')
+  + _owned_rules('port', '/network/v2.0/ports') \
+  + _owned_rules('security_group', '/network/v2.0/security-groups')
 
 _rules = (_resource_rules('flavor') + _image_rules + _network_rules + [
               policy.DocumentedRuleDefault('host:list', base.ANY_ROLE,

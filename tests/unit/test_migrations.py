@@ -89,3 +89,36 @@ def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
             == [('net1', 'sub1')]
         assert conn.execute(sa.text('SELECT id FROM ports')).scalars().all() == ['p1']
     migrate('head')
+
+
+def test_0016_keeps_ports_and_networks_and_adds_security_groups():
+    from alembic import command
+
+    def migrate(revision):
+        with db_api.get_engine().connect() as conn, \
+                migration._sqlite_foreign_keys_off(conn), conn.begin():
+            if revision == 'head':
+                command.upgrade(migration._alembic_config(conn), 'head')
+            else:
+                command.downgrade(migration._alembic_config(conn), revision)
+
+    migrate('0013')
+    with db_api.get_engine().begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO networks (id, name, cidr, gateway, dhcp_start, dhcp_end, "
+            "subnet_id, subnet_name, created_at) VALUES ('n1', 'net1', '10.5.0.0/24', "
+            "'10.5.0.1', '10.5.0.2', '10.5.0.254', 's1', 'sub1', "
+            "'2026-01-01 00:00:00')"))
+        conn.execute(sa.text(
+            "INSERT INTO ports (id, network_id, mac, ip, name, boot_made, created_at) "
+            "VALUES ('p1', 'n1', 'fa:16:3e:05:00:09', '10.5.0.9', 'port1', 0, "
+            "'2026-01-01 00:00:00')"))
+    migrate('head')
+    with db_api.transaction() as session:
+        port = session.get(models.Port, 'p1')
+        assert (port.ip, port.admin_state_up) == ('10.5.0.9', True)
+        assert session.get(models.Network, 'n1').host_routes == []
+        assert session.execute(sa.select(models.SecurityGroup)).first() is None
+    migrate('0013')
+    migrate('head')
+    assert migration.current_revision() == migration.SCHEMA_HEAD
