@@ -276,6 +276,21 @@ class Port(TimestampMixin, Base):
     ip: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
     admin_state_up: orm.Mapped[bool] = orm.mapped_column(default=True,
                                                          server_default=sa.true())
+    # A router's interface (Neutron's device_owner network:router_interface).
+    router_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.ForeignKey('routers.id'), index=True)
+
+
+class Router(TimestampMixin, Base):
+    """Neutron's router, as recorded: its interfaces are ports (Port.router_id).
+    Nothing routes between guest networks yet (they are isolated bridges)."""
+
+    __tablename__ = 'routers'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), index=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    admin_state_up: orm.Mapped[bool] = orm.mapped_column(default=True)
 
 
 class SecurityGroup(TimestampMixin, Base):

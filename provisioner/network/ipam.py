@@ -96,6 +96,9 @@ def check_bindable(port, instance_id=None):
     if port.instance_id not in (None, instance_id):
         raise PortInUse(reason='Port %s is still in use (bound to server %s).'
                                % (port.id, port.instance_id))
+    if port.router_id is not None:
+        raise PortInUse(reason='Port %s is an interface of router %s.'
+                               % (port.id, port.router_id))
     if port.ip is None:
         raise exception.Invalid(reason='port %s has no fixed IP (its network had no '
                                        'subnet when it was made): a server needs one'
@@ -179,6 +182,7 @@ def release_ports(instance_id):
 def port_view_dict(port, host=None, security_groups=()):
     return {'id': port.id, 'name': port.name, 'description': port.description or '',
             'instance_id': port.instance_id, 'admin_state_up': port.admin_state_up,
+            'router_id': port.router_id,
             'security_groups': list(security_groups),
             'network_id': port.network_id, 'mac': port.mac, 'ip': port.ip,
             'created_at': port.created_at, 'project_id': port.project_id,

@@ -182,6 +182,10 @@ def delete_port(context, port_id):
     with db_api.transaction() as session:
         port = _row(session, context, port_id)
         policy.authorize(context, 'port:delete', {'project_id': port.project_id})
+        if port.router_id is not None:
+            raise ipam.PortInUse(
+                reason='Port %s has owner network:router_interface and therefore cannot '
+                       'be deleted directly via the port API.' % port_id)
         if port.instance_id is not None:
             raise ipam.PortInUse(
                 reason='Port %s is bound to server %s: delete the server first (the '

@@ -218,8 +218,11 @@ def _check_overlap(session, cidr):
             sa.select(models.Network.name, models.Network.cidr)
             .where(models.Network.cidr.is_not(None))):
         if ipaddress.ip_network(other_cidr).overlaps(ipaddress.ip_network(cidr)):
-            raise OverlappingSubnet(reason='Invalid input for operation: CIDR %s '
-                                           'overlaps the subnet %s of network %s.'
+            # Neutron's words: clients (tempest) match "overlaps with another
+            # subnet" to try the next range.
+            raise OverlappingSubnet(reason='Invalid input for operation: Requested '
+                                           'subnet with cidr: %s overlaps with another '
+                                           'subnet (%s of network %s).'
                                            % (cidr, other_cidr, other))
 
 

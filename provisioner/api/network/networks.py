@@ -2,8 +2,8 @@
 
 A network belongs to a project (``shared`` ones, and the operator's, serve every
 project) and has at most one IPv4 subnet: on each host it is one isolated libvirt
-network whose dnsmasq serves one range. Routers and floating IPs do not exist
-(isolated networks): their lists are empty.
+network whose dnsmasq serves one range. Floating IPs do not exist (isolated
+networks): their list is empty.
 """
 
 from provisioner.api.network import common
@@ -61,15 +61,10 @@ def delete_network(req, network_id):
 
 
 def _none_here(req, collection):
-    """Guest networks are isolated: no routers or floating IPs. The lists exist
-    (empty) because clients such as openstacksdk look them up."""
+    """Guest networks are isolated: no floating IPs. The list exists (empty)
+    because clients such as openstacksdk look it up."""
     policy.authorize(req.context, 'network:list')
     return wsgi.json_response({collection: []})
-
-
-@wsgi.route('GET', '/v2.0/routers')
-def list_routers(req):
-    return _none_here(req, 'routers')
 
 
 @wsgi.route('GET', '/v2.0/floatingips')

@@ -98,6 +98,16 @@ SECURITY_GROUP_RULE_CREATE = _body('security_group_rule', dict(
     remote_group_id={'type': ['string', 'null']}),
     required=['security_group_id', 'direction'], required_message=_NEEDS_GROUP)
 
+_ROUTER = {'name': {'type': ['string', 'null']}, 'description': _description(),
+           'admin_state_up': _BOOL, 'external_gateway_info': {'type': ['object', 'null']}}
+ROUTER_CREATE = _body('router', dict(_OWNED, **_ROUTER))
+ROUTER_UPDATE = _body('router', _ROUTER)
+_ONE_OF = 'Bad router request: Either subnet_id or port_id must be specified.'
+ROUTER_INTERFACE = {'type': 'object', 'additionalProperties': False,
+                    'properties': {'subnet_id': {'type': 'string'},
+                                   'port_id': {'type': 'string'}},
+                    'errorMessage': _ONE_OF}
+
 _QUOTA = 'Resource body required: {{"quota": {{"network": N, "subnet": N, "port": N}}}}.'
 QUOTA_UPDATE = {'type': 'object', 'required': ['quota'],
                 'properties': {'quota': {'type': 'object', 'minProperties': 1,

@@ -66,12 +66,14 @@ def subnet_view(net):
 def port_view(port, subnet_ids):
     """A port; ``subnet_ids`` maps network ids to their subnet's id."""
     bound = port['instance_id'] is not None
+    device_owner = ('compute:nova' if bound else
+                    'network:router_interface' if port['router_id'] else '')
     return dict(_common(port, port['description']), **{
         'id': port['id'], 'name': port['name'], 'network_id': port['network_id'],
         'mac_address': port['mac'], 'admin_state_up': port['admin_state_up'],
-        'status': 'ACTIVE' if bound and port['admin_state_up'] else 'DOWN',
-        'device_id': port['instance_id'] or '',
-        'device_owner': 'compute:nova' if bound else '',
+        'status': 'ACTIVE' if device_owner and port['admin_state_up'] else 'DOWN',
+        'device_id': port['instance_id'] or port['router_id'] or '',
+        'device_owner': device_owner,
         'fixed_ips': [{'subnet_id': subnet_ids.get(port['network_id']),
                        'ip_address': port['ip']}] if port['ip'] else [],
         'security_groups': port['security_groups'], 'allowed_address_pairs': [],
@@ -178,7 +180,16 @@ EXTENSIONS = (
      '2013-01-14T10:00:00-00:00'),
     ('security-group', 'security-group', 'The security groups extension.',
      '2012-10-05T10:00:00-00:00'),
+    ('router', 'Neutron L3 Router',
+     'Router abstraction for basic L3 forwarding between L2 Neutron networks and '
+     'access to external networks via a NAT gateway.', '2012-07-20T10:00:00-00:00'),
 )
+
+
+def router_view(router):
+    return dict(_common(router, router['description']), id=router['id'],
+                name=router['name'], admin_state_up=router['admin_state_up'],
+                status='ACTIVE', external_gateway_info=None, routes=[])
 
 
 def security_group_rule_view(rule):

@@ -226,3 +226,72 @@ def test_security_group_quotas(member_client, admin_client):
         'quota': {'security_group': 2}}).status_int == 200
     _error(member_client.post(NET + 'security-groups', {'security_group': {
         'name': 'third'}}), 409, 'OverQuota')
+
+
+def _router(client, **body):
+    response = client.post(NET + 'routers', {'router': dict(
+        {'name': 'r1', 'external_gateway_info': {}, 'admin_state_up': False}, **body)})
+    assert response.status_int == 201, response.text
+    return response.json['router']
+
+
+def _interface(client, router, action, status=200, **body):
+    response = client.put(NET + 'routers/%s/%s_router_interface' % (router['id'], action),
+                          body)
+    assert response.status_int == status, response.text
+    return response.json
+
+
+def test_router_lifecycle_and_interfaces(member_client):
+    router = _router(member_client)
+    assert (router['admin_state_up'], router['external_gateway_info']) == (False, None)
+    up = member_client.put(NET + 'routers/' + router['id'], {'router': {
+        'admin_state_up': True, 'name': 'r2'}}).json['router']
+    assert (up['admin_state_up'], up['name']) == (True, 'r2')
+    net, sub = _network_with_subnet(member_client, cidr='10.73.0.0/24')
+    added = _interface(member_client, router, 'add', subnet_id=sub['id'])
+    assert (added['subnet_id'], added['network_id']) == (sub['id'], net['id'])
+    port = member_client.get(NET + 'ports/' + added['port_id']).json['port']
+    assert (port['device_id'], port['device_owner'], port['status'],
+            port['fixed_ips'][0]['ip_address']) == (
+        router['id'], 'network:router_interface', 'ACTIVE', '10.73.0.1')
+    assert [p['id'] for p in member_client.get(
+        NET + 'ports?device_id=' + router['id']).json['ports']] == [added['port_id']]
+    assert 'already has a port' in _error(member_client.put(
+        NET + 'routers/%s/add_router_interface' % router['id'], {'subnet_id': sub['id']}),
+        400, 'InvalidInput')
+    _error(member_client.delete(NET + 'ports/' + added['port_id']), 409, 'PortInUse')
+    _error(member_client.delete(NET + 'routers/' + router['id']), 409, 'RouterInUse')
+    _interface(member_client, router, 'remove', subnet_id=sub['id'])
+    assert member_client.get(NET + 'ports/' + added['port_id']).status_int == 404
+    user_port = _create(member_client, 'port', {'network_id': net['id']})
+    by_port = _interface(member_client, router, 'add', port_id=user_port['id'])
+    assert by_port['port_id'] == user_port['id']
+    _interface(member_client, router, 'remove', port_id=user_port['id'])
+    _error(member_client.put(NET + 'routers/%s/remove_router_interface' % router['id'],
+                             {'port_id': user_port['id']}), 404,
+           'RouterInterfaceNotFound')
+    assert member_client.delete(NET + 'routers/' + router['id']).status_int == 204
+    _error(member_client.get(NET + 'routers/' + router['id']), 404, 'RouterNotFound')
+
+
+def test_router_refusals(member_client):
+    router = _router(member_client)
+    net, sub = _network_with_subnet(member_client, cidr='10.74.0.0/24')
+    _error(member_client.put(NET + 'routers/' + router['id'], {'router': {
+        'external_gateway_info': {'network_id': 'nope'}}}), 404, 'NetworkNotFound')
+    _error(member_client.put(NET + 'routers/' + router['id'], {'router': {
+        'external_gateway_info': {'network_id': net['id']}}}), 400, 'InvalidInput')
+    _error(member_client.put(NET + 'routers/%s/add_router_interface' % router['id'],
+                             {}), 400, 'InvalidInput')
+    _error(member_client.put(NET + 'routers/nope', {'router': {'name': 'x'}}), 404,
+           'RouterNotFound')
+    _error(member_client.delete(NET + 'routers/nope'), 404, 'RouterNotFound')
+    no_gateway, sub2 = _network_with_subnet(member_client, name='n2',
+                                            cidr='10.75.0.0/24', gateway_ip=None)
+    assert 'gateway IP' in _error(member_client.put(
+        NET + 'routers/%s/add_router_interface' % router['id'],
+        {'subnet_id': sub2['id']}), 400, 'InvalidInput')
+    aliases = [e['alias'] for e in member_client.get(NET + 'extensions').json[
+        'extensions']]
+    assert 'router' in aliases

@@ -178,7 +178,7 @@ def test_network_quotas_are_enforced(member_client, admin_client):
     message = _error(member_client.post(NET + 'networks', {'network': {'name': 'two'}}),
                      409, 'OverQuota')
     assert 'network' in message
-    _error(admin_client.put(NET + 'quotas/' + project, {'quota': {'router': 1}}),
+    _error(admin_client.put(NET + 'quotas/' + project, {'quota': {'floatingip': 1}}),
            400, 'InvalidInput')
     details = member_client.get(NET + 'quotas/%s/details' % project).json['quota']
     assert details['network'] == {'limit': 1, 'used': 1, 'reserved': 0}

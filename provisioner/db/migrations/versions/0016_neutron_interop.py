@@ -1,9 +1,10 @@
-"""Neutron's ports without a subnet, subnets' host routes, security groups
+"""Neutron's ports without a subnet, subnets' host routes, security groups, routers
 
 A port may be made on a network without a subnet (no fixed IP: ``ports.ip`` null)
 and be administratively down (``admin_state_up``); a subnet keeps its host routes;
 a network's name is as long as Neutron's (255). Security groups, their rules and
-the groups each port carries are recorded for the agent that will enforce them.
+the groups each port carries are recorded for the agent that will enforce them;
+routers too, their interfaces being ports (``ports.router_id``).
 
 Revision ID: 0016
 Revises: 0013
@@ -27,10 +28,23 @@ def upgrade():
                            type_=sa.String(length=255), existing_nullable=False)
         batch.add_column(sa.Column("host_routes", sa.JSON(), server_default="[]",
                                    nullable=False))
+    op.create_table(
+        "routers",
+        sa.Column("id", sa.String(length=36), primary_key=True),
+        sa.Column("project_id", sa.String(length=36), nullable=False),
+        sa.Column("name", sa.String(length=255), nullable=False),
+        sa.Column("description", sa.String(length=255), nullable=False),
+        sa.Column("admin_state_up", sa.Boolean(), nullable=False),
+        _timestamp())
+    op.create_index("ix_routers_project_id", "routers", ["project_id"])
     with op.batch_alter_table("ports") as batch:
         batch.alter_column("ip", existing_type=sa.String(length=39), nullable=True)
         batch.add_column(sa.Column("admin_state_up", sa.Boolean(),
                                    server_default=sa.true(), nullable=False))
+        batch.add_column(sa.Column("router_id", sa.String(length=36), nullable=True))
+        batch.create_foreign_key("fk_ports_router_id_routers", "routers",
+                                 ["router_id"], ["id"])
+        batch.create_index("ix_ports_router_id", ["router_id"])
     op.create_table(
         "security_groups",
         sa.Column("id", sa.String(length=36), primary_key=True),
@@ -75,10 +89,14 @@ def downgrade():
     op.drop_table("port_security_groups")
     op.drop_table("security_group_rules")
     op.drop_table("security_groups")
-    op.execute("DELETE FROM ports WHERE ip IS NULL")
+    op.execute("DELETE FROM ports WHERE ip IS NULL OR router_id IS NOT NULL")
     with op.batch_alter_table("ports") as batch:
+        batch.drop_index("ix_ports_router_id")
+        batch.drop_constraint("fk_ports_router_id_routers", type_="foreignkey")
+        batch.drop_column("router_id")
         batch.drop_column("admin_state_up")
         batch.alter_column("ip", existing_type=sa.String(length=39), nullable=False)
+    op.drop_table("routers")
     with op.batch_alter_table("networks") as batch:
         batch.drop_column("host_routes")
         batch.alter_column("name", existing_type=sa.String(length=255),
