@@ -260,3 +260,82 @@ def set_port_groups(session, port_id, group_ids):
     for group_id in group_ids:
         session.add(models.PortSecurityGroup(port_id=port_id,
                                              security_group_id=group_id))
+
+
+# -- a server's groups (Nova's addSecurityGroup / removeSecurityGroup) ----------------
+
+class NotOnServer(exception.Invalid):
+    msg_fmt = 'Security group %(name)s not associated with the instance %(server)s'
+
+
+class AlreadyOnServer(exception.Invalid):
+    msg_fmt = 'Security group %(name)s is already associated with the instance %(server)s'
+
+
+def _by_name_or_id(session, context, name):
+    """A group the caller sees, by id or by name (Nova's actions name it); a name
+    several of the caller's groups have is ambiguous (409, as Nova)."""
+    group = session.get(models.SecurityGroup, name)
+    if group is not None and _visible(context, group):
+        return group
+    named = [g for g in session.execute(sa.select(models.SecurityGroup).where(
+        models.SecurityGroup.name == name)).scalars()
+        if g.project_id == context.project_id]
+    if len(named) > 1:
+        raise exception.Conflict(reason='Multiple security groups found matching '
+                                        "'%s'. Use an ID to be more specific." % name)
+    if not named:
+        raise SecurityGroupNotFound(name=name)
+    return named[0]
+
+
+def _server_ports(session, instance_id):
+    return session.execute(sa.select(models.Port.id).where(
+        models.Port.instance_id == instance_id)).scalars().all()
+
+
+def _carried(session, port_ids, group_id):
+    return session.execute(sa.select(models.PortSecurityGroup.port_id).where(
+        models.PortSecurityGroup.port_id.in_(port_ids),
+        models.PortSecurityGroup.security_group_id == group_id)).scalars().all()
+
+
+def add_to_server(context, instance_id, name):
+    """Give every port of the server the group ``name`` (an id or a name)."""
+    policy.authorize(context, 'port:update', {'project_id': context.project_id})
+    if name == DEFAULT:
+        ensure_default(context.project_id)
+    with db_api.transaction() as session:
+        group = _by_name_or_id(session, context, name)
+        ports = _server_ports(session, instance_id)
+        if ports and len(_carried(session, ports, group.id)) == len(ports):
+            raise AlreadyOnServer(name=name, server=instance_id)
+        for port_id in set(ports) - set(_carried(session, ports, group.id)):
+            session.add(models.PortSecurityGroup(port_id=port_id,
+                                                 security_group_id=group.id))
+
+
+def remove_from_server(context, instance_id, name):
+    """Take the group ``name`` off every port of the server that carries it."""
+    policy.authorize(context, 'port:update', {'project_id': context.project_id})
+    with db_api.transaction() as session:
+        group = _by_name_or_id(session, context, name)
+        carried = _carried(session, _server_ports(session, instance_id), group.id)
+        if not carried:
+            raise NotOnServer(name=name, server=instance_id)
+        session.execute(sa.delete(models.PortSecurityGroup).where(
+            models.PortSecurityGroup.port_id.in_(carried),
+            models.PortSecurityGroup.security_group_id == group.id))
+
+
+def server_groups(context, instance_id):
+    """The groups the server's ports carry (each once), as list_groups shows them."""
+    with db_api.transaction() as session:
+        ids = session.execute(
+            sa.select(models.PortSecurityGroup.security_group_id).distinct()
+            .join(models.Port, models.Port.id == models.PortSecurityGroup.port_id)
+            .where(models.Port.instance_id == instance_id)).scalars().all()
+        rows = session.execute(sa.select(models.SecurityGroup).where(
+            models.SecurityGroup.id.in_(ids))
+            .order_by(models.SecurityGroup.created_at)).scalars()
+        return [_group_dict(session, g) for g in rows]

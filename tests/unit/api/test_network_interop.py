@@ -7,6 +7,10 @@ from tests.unit.api.test_network_service import _create
 from tests.unit.api.test_network_service import _error
 from tests.unit.api.test_network_service import _network_with_subnet
 from tests.unit.api.test_network_service import NET
+from tests.unit.api.test_servers import application  # noqa: F401 - fixture
+from tests.unit.api.test_servers import boot
+from tests.unit.api.test_servers import call
+from tests.unit.api.test_servers import cloud  # noqa: F401 - fixture
 
 
 def test_a_port_on_a_network_without_a_subnet_has_no_fixed_ip(member_client):
@@ -295,3 +299,41 @@ def test_router_refusals(member_client):
     aliases = [e['alias'] for e in member_client.get(NET + 'extensions').json[
         'extensions']]
     assert 'router' in aliases
+
+
+def test_a_servers_security_groups_through_novas_actions(application, cloud):  # noqa: F811
+    server_id = boot(application, cloud)
+    token = cloud['token']
+
+    def groups():
+        found = call(application, 'GET', '/compute/v2.1/servers/%s/os-security-groups'
+                     % server_id, token=token)
+        assert found.status_int == 200, found.text
+        return found.json['security_groups']
+
+    def act(body, status=202):
+        response = call(application, 'POST', '/compute/v2.1/servers/%s/action'
+                        % server_id, body, token)
+        assert response.status_int == status, response.text
+        return response
+
+    default, = groups()  # a boot's port carries its project's default group
+    assert default['name'] == 'default'
+    assert sorted(r['group']['name'] for r in default['rules']) == ['default', 'default']
+    web = call(application, 'POST', NET + 'security-groups', {'security_group': {
+        'name': 'web'}}, token).json['security_group']
+    call(application, 'POST', NET + 'security-group-rules', {'security_group_rule': {
+        'security_group_id': web['id'], 'direction': 'ingress', 'protocol': 'tcp',
+        'port_range_min': 22, 'port_range_max': 22}}, token)
+    act({'addSecurityGroup': {'name': 'web'}})
+    shown = {g['name']: g for g in groups()}
+    assert set(shown) == {'default', 'web'}
+    assert [(r['ip_protocol'], r['from_port'], r['to_port'], r['ip_range'])
+            for r in shown['web']['rules']] == [('tcp', 22, 22, {'cidr': '0.0.0.0/0'})]
+    act({'addSecurityGroup': {'name': 'web'}}, 400)
+    act({'addSecurityGroup': {'name': 'nope'}}, 404)
+    act({'removeSecurityGroup': {'name': web['id']}})
+    act({'removeSecurityGroup': {'name': 'web'}}, 400)
+    act({'removeSecurityGroup': {'name': 'default'}})
+    assert groups() == []
+    act({'addSecurityGroup': {}}, 400)

@@ -320,7 +320,7 @@ def test_a_servers_ports_and_what_isolated_networks_lack(application, cloud,
         assert listed.json == {collection: []}
     groups = call(application, 'GET', '/compute/v2.1/servers/%s/os-security-groups'
                   % server_id, token=cloud['token'])
-    assert groups.json == {'security_groups': []}
+    assert [g['name'] for g in groups.json['security_groups']] == ['default']
     admin.create_project(admin_context, 'other')
     admin.create_user(admin_context, 'bob', 'bob-secret1')
     admin.add_role(admin_context, 'bob', 'other', 'member')
