@@ -67,6 +67,14 @@ quota_opts = [
     cfg.IntOpt('port', default=500, min=-1,
                help='Ports per project, a boot\'s own ones included. -1 means '
                     'unlimited.'),
+    cfg.IntOpt('router', default=10, min=-1,
+               help='Routers per project (Neutron\'s default). -1 means unlimited.'),
+    cfg.IntOpt('security_group', default=10, min=-1,
+               help='Security groups per project, its default group included '
+                    '(Neutron\'s default). -1 means unlimited.'),
+    cfg.IntOpt('security_group_rule', default=100, min=-1,
+               help='Security group rules per project (Neutron\'s default). -1 '
+                    'means unlimited.'),
 ]
 
 

@@ -147,7 +147,7 @@ class Network(TimestampMixin, Base):
 
     __tablename__ = 'networks'
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
-    name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), unique=True)
     description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='',
                                                      server_default='')
     # Null: made by an operator before networks had owners (shared by everyone).
@@ -164,6 +164,9 @@ class Network(TimestampMixin, Base):
         sa.String(255), default='', server_default='')
     enable_dhcp: orm.Mapped[bool] = orm.mapped_column(default=True)
     dns_nameservers: orm.Mapped[list | None] = orm.mapped_column(sa.JSON, default=list)
+    # [{"destination": CIDR, "nexthop": IP}]: DHCP's classless static routes.
+    host_routes: orm.Mapped[list] = orm.mapped_column(sa.JSON, default=list,
+                                                      server_default='[]')
 
 
 class Host(Base):
@@ -296,7 +299,72 @@ class Port(TimestampMixin, Base):
     boot_made: orm.Mapped[bool] = orm.mapped_column(default=True)
     network_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('networks.id'))
     mac: orm.Mapped[str] = orm.mapped_column(sa.String(17))
-    ip: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+    # Null: a port on a network without a subnet (Neutron's port with no fixed IP).
+    ip: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    admin_state_up: orm.Mapped[bool] = orm.mapped_column(default=True,
+                                                         server_default=sa.true())
+    # A router's interface (Neutron's device_owner network:router_interface).
+    router_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.ForeignKey('routers.id'), index=True)
+
+
+class Router(TimestampMixin, Base):
+    """Neutron's router, as recorded: its interfaces are ports (Port.router_id).
+    Nothing routes between guest networks yet (they are isolated bridges)."""
+
+    __tablename__ = 'routers'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), index=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    admin_state_up: orm.Mapped[bool] = orm.mapped_column(default=True)
+
+
+class SecurityGroup(TimestampMixin, Base):
+    """Neutron's security group: a project's named set of rules that ports carry.
+
+    ``default_of`` is the project's id on its ``default`` group (null on any other):
+    the unique constraint makes a second default impossible even under a race.
+    """
+
+    __tablename__ = 'security_groups'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), index=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    default_of: orm.Mapped[str | None] = orm.mapped_column(sa.String(36), unique=True)
+
+
+class SecurityGroupRule(TimestampMixin, Base):
+    """One rule of a group, as Neutron records it: traffic ``direction`` of
+    ``ethertype`` (and ``protocol``, ports or ICMP type/code) from or to
+    ``remote_ip_prefix`` or the ports of ``remote_group_id``. Hosts do not enforce
+    them yet: recorded for the agent that will."""
+
+    __tablename__ = 'security_group_rules'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    security_group_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('security_groups.id', ondelete='CASCADE'), index=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    direction: orm.Mapped[str] = orm.mapped_column(sa.String(7))
+    ethertype: orm.Mapped[str] = orm.mapped_column(sa.String(4))
+    protocol: orm.Mapped[str | None] = orm.mapped_column(sa.String(40))
+    port_range_min: orm.Mapped[int | None]
+    port_range_max: orm.Mapped[int | None]
+    remote_ip_prefix: orm.Mapped[str | None] = orm.mapped_column(sa.String(43))
+    remote_group_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.ForeignKey('security_groups.id', ondelete='CASCADE'))
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+
+
+class PortSecurityGroup(Base):
+    """A port's security groups: a group a port carries cannot be deleted."""
+
+    __tablename__ = 'port_security_groups'
+    port_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('ports.id', ondelete='CASCADE'), primary_key=True)
+    security_group_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('security_groups.id'), primary_key=True, index=True)
 
 
 class Volume(TimestampMixin, Base):

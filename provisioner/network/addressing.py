@@ -25,6 +25,17 @@ _ONE_POOL = ('give exactly one allocation pool {{"start", "end"}}: a subnet is s
              'by one DHCP range')
 POOLS = {'type': 'array', 'minItems': 1, 'maxItems': 1, 'items': {
     'type': 'object', 'errorMessage': _ONE_POOL}, 'errorMessage': _ONE_POOL}
+MAX_HOST_ROUTES = 20  # Neutron's default max_subnet_host_routes
+_GIVE_ROUTES = ('host_routes: give a list of at most %d {{"destination": CIDR, '
+                '"nexthop": IPv4 address}}' % MAX_HOST_ROUTES)
+HOST_ROUTES = {'type': 'array', 'maxItems': MAX_HOST_ROUTES, 'items': {
+    'type': 'object', 'required': ['destination', 'nexthop'],
+    'additionalProperties': False,
+    'properties': {'destination': {'type': 'string'},
+                   'nexthop': schemas.titled(schemas.IPV4_ADDRESS, 'nexthop')},
+    'errorMessage': {'type': _GIVE_ROUTES, 'required': _GIVE_ROUTES,
+                     'additionalProperties': _GIVE_ROUTES}},
+    'errorMessage': {'type': _GIVE_ROUTES, 'maxItems': _GIVE_ROUTES}}
 _ADDRESSES = {field: schemas.titled(schemas.IPV4_ADDRESS, field) for field in (
     'gateway', 'allocation pool start', 'allocation pool end', 'fixed IP')}
 
@@ -51,8 +62,28 @@ def _pool(net, pools):
     return start, end
 
 
-def plan(cidr, gateway=DEFAULT, pools=None, dns_nameservers=()):
-    """{cidr, gateway, dhcp_start, dhcp_end, dns_nameservers}, checked; Invalid if not.
+def host_routes(values):
+    """Neutron's host routes, checked: [{destination (an IPv4 CIDR), nexthop}]."""
+    values = list(values or ())
+    validation.check(values, HOST_ROUTES)
+    routes = []
+    for route in values:
+        try:
+            destination = ipaddress.IPv4Network(route['destination'])
+        except ValueError:
+            raise exception.Invalid(reason='host route destination %r is not an IPv4 '
+                                           'CIDR' % (route['destination'],)) from None
+        found = {'destination': str(destination), 'nexthop': route['nexthop']}
+        if found in routes:
+            raise exception.Invalid(reason='host route %s via %s is given twice'
+                                           % (destination, route['nexthop']))
+        routes.append(found)
+    return routes
+
+
+def plan(cidr, gateway=DEFAULT, pools=None, dns_nameservers=(), routes=()):
+    """{cidr, gateway, dhcp_start, dhcp_end, dns_nameservers, host_routes}, checked;
+    Invalid if not.
 
     ``gateway`` None: no gateway (the guests get no default route).
     """
@@ -68,7 +99,8 @@ def plan(cidr, gateway=DEFAULT, pools=None, dns_nameservers=()):
                                        'pool %s-%s' % (gateway, start, end))
     plan = {'cidr': str(net), 'gateway': gateway and str(gateway),
             'dhcp_start': str(start), 'dhcp_end': str(end),
-            'dns_nameservers': dns_servers(dns_nameservers)}
+            'dns_nameservers': dns_servers(dns_nameservers),
+            'host_routes': host_routes(routes)}
     host_address(plan)  # a subnet whose pool leaves the host no address is refused
     return plan
 

@@ -10,6 +10,7 @@ from provisioner.db import models
 from provisioner import exception
 from provisioner import naming
 from provisioner.network import addressing
+from provisioner.network import security_groups
 
 _MAX_RACES = 20
 
@@ -20,7 +21,8 @@ def network_dict(net):
     found = {'id': net.id, 'name': net.name, 'cidr': net.cidr, 'gateway': net.gateway,
              'dhcp_start': net.dhcp_start, 'dhcp_end': net.dhcp_end,
              'enable_dhcp': net.enable_dhcp,
-             'dns_nameservers': list(net.dns_nameservers or [])}
+             'dns_nameservers': list(net.dns_nameservers or []),
+             'host_routes': list(net.host_routes or [])}
     if net.cidr:
         found['address'] = addressing.host_address(found)
     return found
@@ -88,20 +90,37 @@ def take_ip(session, net, fixed_ip=None):
     return ip
 
 
+def check_bindable(port, instance_id=None):
+    """A port a boot may take: free (or the boot's own), with a fixed IP (a guest's
+    NIC is served by its subnet's DHCP) and administratively up."""
+    if port.instance_id not in (None, instance_id):
+        raise PortInUse(reason='Port %s is still in use (bound to server %s).'
+                               % (port.id, port.instance_id))
+    if port.router_id is not None:
+        raise PortInUse(reason='Port %s is an interface of router %s.'
+                               % (port.id, port.router_id))
+    if port.ip is None:
+        raise exception.Invalid(reason='port %s has no fixed IP (its network had no '
+                                       'subnet when it was made): a server needs one'
+                                       % port.id)
+    if not port.admin_state_up:
+        raise exception.Invalid(reason='port %s is administratively down '
+                                       '(admin_state_up false)' % port.id)
+
+
 def _bind(session, instance_id, port_id):
     """Bind a port a user made to the instance; a re-run finds it bound already."""
     port = session.get(models.Port, port_id)
     if port is None:
         raise exception.NotFound(kind='Port', name=port_id)
-    if port.instance_id not in (None, instance_id):
-        raise PortInUse(reason='Port %s is still in use (bound to server %s).'
-                               % (port_id, port.instance_id))
+    check_bindable(port, instance_id)
     port.instance_id = instance_id
     return _port_dict(port, session.get(models.Network, port.network_id))
 
 
-def _allocate_one(instance_id, project_id, nic):
-    """A port for one requested NIC: the user's port bound, or one the boot makes."""
+def _allocate_one(instance_id, project_id, nic, default_group=None):
+    """A port for one requested NIC: the user's port bound, or one the boot makes
+    (carrying ``default_group``, its project's default security group)."""
     for _attempt in range(_MAX_RACES):
         try:
             with db_api.transaction() as session:
@@ -121,6 +140,8 @@ def _allocate_one(instance_id, project_id, nic):
                                    boot_made=True)
                 session.add(port)
                 session.flush()
+                if default_group:
+                    security_groups.set_port_groups(session, port.id, [default_group])
                 return _port_dict(port, net)
         except sa_exc.IntegrityError:
             continue  # another boot took that IP first: pick again
@@ -131,9 +152,11 @@ def _allocate_one(instance_id, project_id, nic):
 def allocate_ports(instance_id, nics, project_id=None):
     """One port per NIC: {'network_id', 'fixed_ip'?} or {'port_id'} (a network id
     alone may be given as a string)."""
-    return [_allocate_one(instance_id, project_id,
-                          nic if isinstance(nic, dict) else {'network_id': nic})
-            for nic in nics]
+    nics = [nic if isinstance(nic, dict) else {'network_id': nic} for nic in nics]
+    default_group = None
+    if project_id and any(not nic.get('port_id') for nic in nics):
+        default_group = security_groups.ensure_default(project_id)
+    return [_allocate_one(instance_id, project_id, nic, default_group) for nic in nics]
 
 
 def ports_for(instance_id):
@@ -156,9 +179,11 @@ def release_ports(instance_id):
                         .values(instance_id=None))
 
 
-def port_view_dict(port, host=None):
+def port_view_dict(port, host=None, security_groups=()):
     return {'id': port.id, 'name': port.name, 'description': port.description or '',
-            'instance_id': port.instance_id,
+            'instance_id': port.instance_id, 'admin_state_up': port.admin_state_up,
+            'router_id': port.router_id,
+            'security_groups': list(security_groups),
             'network_id': port.network_id, 'mac': port.mac, 'ip': port.ip,
             'created_at': port.created_at, 'project_id': port.project_id,
             'host': host, 'boot_made': port.boot_made}
@@ -172,4 +197,10 @@ def list_ports(project_id=None):
     if project_id is not None:
         query = query.where(port.project_id == project_id)
     with db_api.transaction() as session:
-        return [port_view_dict(p, host) for p, host in session.execute(query)]
+        groups = {}
+        for port_id, group_id in session.execute(
+                sa.select(models.PortSecurityGroup.port_id,
+                          models.PortSecurityGroup.security_group_id)):
+            groups.setdefault(port_id, []).append(group_id)
+        return [port_view_dict(p, host, sorted(groups.get(p.id, ())))
+                for p, host in session.execute(query)]

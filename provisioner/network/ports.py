@@ -14,6 +14,7 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner.network import ipam
+from provisioner.network import security_groups
 from provisioner.quota import networks as network_quotas
 from provisioner.network import service
 from provisioner import policy
@@ -21,7 +22,7 @@ from provisioner import schemas
 from provisioner import validation
 
 PORT = schemas.request('port', {
-    'name': schemas.titled(schemas.NAME, 'port name'),
+    'name': schemas.titled(service.NAME, 'port name'),
     'description': schemas.titled(schemas.DESCRIPTION, 'port description'),
     # Six hex octets, the first one's lowest bit clear (unicast).
     'mac_address': {'type': 'string',
@@ -75,41 +76,87 @@ def show_port(context, port_id):
     raise exception.NotFound(kind='Port', name=port_id)
 
 
-def create_port(context, network_id, name='', fixed_ips=None, mac_address=None,
-                description=''):
-    """Make an unbound port with a fixed IP (the one asked for, or the pool's next)."""
-    validation.check({'name': name or None, 'description': description,
-                      'mac_address': mac_address}, PORT)
-    name = name or ''
-    mac = mac_address.lower() if mac_address is not None else None
-    project_id = context.project_id
-    policy.authorize(context, 'port:create', {'project_id': project_id})
+def _new_mac(session, net):
+    """A free MAC for a port without a fixed IP (mac_for needs one): random, with
+    OpenStack's prefix."""
+    for _attempt in range(20):
+        mac = 'fa:16:3e:%s' % ':'.join('%02x' % b for b in uuid.uuid4().bytes[:3])
+        if not session.execute(sa.select(models.Port.id).where(
+                models.Port.network_id == net.id, models.Port.mac == mac)).first():
+            return mac
+    raise MacAddressInUse(reason='No free MAC address found on network %s.' % net.id)
+
+
+def _addresses(session, net, fixed_ips, mac):
+    """(ip, mac) of a new port: a network without a subnet gives none (as Neutron)."""
+    if not net.cidr:
+        if fixed_ips:
+            raise exception.Invalid(reason='network %s has no subnet to take fixed_ips '
+                                           'from' % net.id)
+        return None, mac or _new_mac(session, net)
+    ip = ipam.take_ip(session, net, _fixed_ip(net, fixed_ips))
+    if mac and session.execute(sa.select(models.Port.id).where(
+            models.Port.network_id == net.id, models.Port.mac == mac)).first():
+        raise MacAddressInUse(reason='Unable to complete operation for network %s. The '
+                                     'mac address %s is in use.' % (net.id, mac))
+    return ip, mac or ipam.mac_for(ip)
+
+
+def _add_port(session, context, spec, default_group):
+    """One port of ``spec`` ({network_id, name?, fixed_ips?, mac_address?,
+    description?, admin_state_up?, security_groups?}) in the caller's transaction."""
+    validation.check({'name': spec.get('name') or None,
+                      'description': spec.get('description', ''),
+                      'mac_address': spec.get('mac_address')}, PORT)
+    mac = spec['mac_address'].lower() if spec.get('mac_address') else None
+    net = service.get_row(session, context, spec['network_id'])
+    ip, mac = _addresses(session, net, spec.get('fixed_ips'), mac)
+    network_quotas.check(session, context.project_id, 'port')
+    groups = security_groups.for_port(session, context, spec.get('security_groups'),
+                                      default_group)
+    port = models.Port(id=str(uuid.uuid4()), instance_id=None,
+                       name=spec.get('name') or '',
+                       description=spec.get('description', ''), network_id=net.id,
+                       project_id=context.project_id, mac=mac, ip=ip, boot_made=False,
+                       admin_state_up=bool(spec.get('admin_state_up', True)))
+    session.add(port)
+    session.flush()
+    security_groups.set_port_groups(session, port.id, groups)
+    session.flush()
+    return port.id
+
+
+def create_ports(context, specs):
+    """Make unbound ports, all of them or (one refused) none; their ids in order.
+
+    A port's fixed IP is the one asked for, or its subnet's next free one; on a
+    network without a subnet it has none."""
+    policy.authorize(context, 'port:create', {'project_id': context.project_id})
+    default_group = (security_groups.ensure_default(context.project_id)
+                     if any(s.get('security_groups') is None for s in specs) else None)
     try:
         with db_api.transaction() as session:
-            net = service.get_row(session, context, network_id)
-            net = ipam.subnet_of(session, net.id)
-            ip = ipam.take_ip(session, net, _fixed_ip(net, fixed_ips))
-            if mac and session.execute(sa.select(models.Port.id).where(
-                    models.Port.network_id == net.id, models.Port.mac == mac)).first():
-                raise MacAddressInUse(reason='Unable to complete operation for network '
-                                             '%s. The mac address %s is in use.'
-                                             % (net.id, mac))
-            network_quotas.check(session, project_id, 'port')
-            port = models.Port(id=str(uuid.uuid4()), instance_id=None, name=name,
-                               description=description,
-                               network_id=net.id, project_id=project_id,
-                               mac=mac or ipam.mac_for(ip), ip=ip, boot_made=False)
-            session.add(port)
-            session.flush()
-            return ipam.port_view_dict(port)
+            return [_add_port(session, context, spec, default_group) for spec in specs]
     except sa_exc.IntegrityError:
         raise ipam.IpAddressAlreadyAllocated(
-            reason='The IP or MAC address asked for was taken meanwhile on network '
-                   '%s; try again.' % network_id) from None
+            reason='The IP or MAC address asked for was taken meanwhile; try '
+                   'again.') from None
 
 
-def update_port(context, port_id, name=None, description=None):
-    """Rename a port or change its description (None: unchanged; '' clears)."""
+def create_port(context, network_id, name='', fixed_ips=None, mac_address=None,
+                description=''):
+    """One port (create_ports); its view."""
+    port_id, = create_ports(context, [{
+        'network_id': network_id, 'name': name, 'fixed_ips': fixed_ips,
+        'mac_address': mac_address, 'description': description}])
+    return show_port(context, port_id)
+
+
+def update_port(context, port_id, name=None, description=None, admin_state_up=None,
+                groups=None):
+    """Change what is given (None: unchanged; '' clears a name or description).
+
+    A bound port stays up: taking a running guest's port down is not supported."""
     validation.check({'name': name or None, 'description': description}, PORT)
     with db_api.transaction() as session:
         port = _row(session, context, port_id)
@@ -118,6 +165,15 @@ def update_port(context, port_id, name=None, description=None):
             port.name = name
         if description is not None:
             port.description = description
+        if admin_state_up is not None:
+            if not admin_state_up and port.instance_id is not None:
+                raise exception.Conflict(
+                    reason='Port %s is bound to server %s: taking it down is not '
+                           'supported here.' % (port_id, port.instance_id))
+            port.admin_state_up = bool(admin_state_up)
+        if groups is not None:
+            security_groups.set_port_groups(session, port.id, security_groups.for_port(
+                session, context, groups, None))
         session.flush()
     return show_port(context, port_id)
 
@@ -126,6 +182,10 @@ def delete_port(context, port_id):
     with db_api.transaction() as session:
         port = _row(session, context, port_id)
         policy.authorize(context, 'port:delete', {'project_id': port.project_id})
+        if port.router_id is not None:
+            raise ipam.PortInUse(
+                reason='Port %s has owner network:router_interface and therefore cannot '
+                       'be deleted directly via the port API.' % port_id)
         if port.instance_id is not None:
             raise ipam.PortInUse(
                 reason='Port %s is bound to server %s: delete the server first (the '

@@ -26,9 +26,7 @@ def _port(session, context, port_id):
     port = session.get(models.Port, port_id)
     if port is None or not (context.is_admin or port.project_id == context.project_id):
         raise exception.NotFound(kind='Port', name=port_id)
-    if port.instance_id is not None:
-        raise ipam.PortInUse(reason='Port %s is still in use (bound to server %s).'
-                                    % (port_id, port.instance_id))
+    ipam.check_bindable(port)
     return {'network_id': port.network_id, 'port_id': port.id}
 
 

@@ -22,11 +22,20 @@ from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
 
+# Neutron's names: any text up to 255 characters. Hosts never see them (libvirt's
+# networks and bridges are named by id), nor does dnsmasq.
+NAME = {'type': 'string', 'maxLength': 255, 'allOf': schemas.DESCRIPTION['allOf'],
+        'errorMessage': {'type': '{label} must be text, not {pytype}',
+                         'maxLength': '{label} is {length} characters long; the limit '
+                                      'is {limit}'}}
+# A network's name is also its handle (the CLI and boots find networks by name, and
+# it is unique): not empty, unlike Neutron's.
 NETWORK = schemas.request('network', {
-    'name': schemas.titled(schemas.NAME, 'network name'),
+    'name': schemas.titled(dict(NAME, minLength=1, errorMessage=dict(
+        NAME['errorMessage'], minLength='{label} must not be empty')), 'network name'),
     'description': schemas.titled(schemas.DESCRIPTION, 'description')})
 SUBNET = schemas.request('subnet', {
-    'name': schemas.titled(schemas.NAME, 'subnet name'),
+    'name': schemas.titled(NAME, 'subnet name'),
     'description': schemas.titled(schemas.DESCRIPTION, 'subnet description')})
 
 
@@ -144,9 +153,13 @@ def update_network(context, network_id, name=None, shared=None, description=None
         return network_info(net)
 
 
-def _ports_on(session, net):
-    return session.execute(sa.select(sa.func.count()).select_from(models.Port)
-                           .where(models.Port.network_id == net.id)).scalar()
+def _ports_on(session, net, addressed=False):
+    """The ports on the network (``addressed``: those with an IP of its subnet)."""
+    query = (sa.select(sa.func.count()).select_from(models.Port)
+             .where(models.Port.network_id == net.id))
+    if addressed:
+        query = query.where(models.Port.ip.is_not(None))
+    return session.execute(query).scalar()
 
 
 def delete_network(context, network_id, unplug):
@@ -205,15 +218,19 @@ def _check_overlap(session, cidr):
             sa.select(models.Network.name, models.Network.cidr)
             .where(models.Network.cidr.is_not(None))):
         if ipaddress.ip_network(other_cidr).overlaps(ipaddress.ip_network(cidr)):
-            raise OverlappingSubnet(reason='Invalid input for operation: CIDR %s '
-                                           'overlaps the subnet %s of network %s.'
+            # Neutron's words: clients (tempest) match "overlaps with another
+            # subnet" to try the next range.
+            raise OverlappingSubnet(reason='Invalid input for operation: Requested '
+                                           'subnet with cidr: %s overlaps with another '
+                                           'subnet (%s of network %s).'
                                            % (cidr, other_cidr, other))
 
 
 def create_subnet(context, network_id, cidr, name='', gateway=addressing.DEFAULT,
-                  pools=None, enable_dhcp=True, dns_nameservers=(), description=''):
+                  pools=None, enable_dhcp=True, dns_nameservers=(), description='',
+                  host_routes=()):
     """Give a network its one subnet; refused if it has one or the CIDR overlaps."""
-    plan = addressing.plan(cidr, gateway, pools, dns_nameservers)
+    plan = addressing.plan(cidr, gateway, pools, dns_nameservers, host_routes)
     with db_api.transaction() as session:
         net = get_row(session, context, network_id)
         _owned(context, 'subnet:create', net)
@@ -245,19 +262,58 @@ def add_subnet(network_id, plan, name='', enable_dhcp=True, description=''):
         return network_info(net)
 
 
-def update_subnet(context, subnet_id, name=None, description=None):
-    """Rename a subnet or change its description (None: unchanged; '' clears). Its
-    addressing is fixed once made: hosts carry it already."""
+# What a subnet update may change besides its name and description.
+ADDRESSING = ('gateway_ip', 'allocation_pools', 'dns_nameservers', 'host_routes',
+              'enable_dhcp')
+
+
+def _replanned(net, changes):
+    """The subnet's plan with ``changes`` ({ADDRESSING key: value}) applied."""
+    current = ipam.network_dict(net)
+    pools = (changes.get('allocation_pools')
+             or [{'start': net.dhcp_start, 'end': net.dhcp_end}])
+    return addressing.plan(net.cidr, changes.get('gateway_ip', current['gateway']),
+                           pools, changes.get('dns_nameservers',
+                                              current['dns_nameservers']),
+                           changes.get('host_routes', current['host_routes']))
+
+
+def update_subnet(context, subnet_id, name=None, description=None, changes=None,
+                  unplug=None):
+    """Rename a subnet, change its description (None: unchanged; '' clears) or its
+    addressing (``changes``, ADDRESSING keys). The addressing changes only while no
+    port uses the subnet: the hosts then drop the network (``unplug``), and the
+    next port makes it again as it now is."""
     validation.check({'name': name or None, 'description': description}, SUBNET)
+    changes = dict(changes or {})
     with db_api.transaction() as session:
         net = subnet_row(session, context, subnet_id)
         _owned(context, 'subnet:update', net)
+        before = ipam.network_dict(net)
+        if changes:
+            plan = _replanned(net, changes)
+            enable_dhcp = bool(changes.get('enable_dhcp', net.enable_dhcp))
+            if {k: before[k] for k in plan} != plan or enable_dhcp != net.enable_dhcp:
+                used = _ports_on(session, net, addressed=True)
+                if used:
+                    raise SubnetInUse(reason='Unable to change the addressing of '
+                                             'subnet %s while %d port(s) use it: the '
+                                             'hosts serve it already.'
+                                             % (subnet_id, used))
+                for key, value in plan.items():
+                    setattr(net, key, value)
+                net.enable_dhcp = enable_dhcp
+            else:
+                changes = {}
         if name is not None:
             net.subnet_name = name
         if description is not None:
             net.subnet_description = description
         session.flush()
-        return network_info(net)
+        found = network_info(net)
+    if changes and unplug is not None:
+        unplug(before)
+    return found
 
 
 def delete_subnet(context, subnet_id, unplug):
@@ -265,7 +321,7 @@ def delete_subnet(context, subnet_id, unplug):
     with db_api.transaction() as session:
         net = subnet_row(session, context, subnet_id)
         _owned(context, 'subnet:delete', net)
-        used = _ports_on(session, net)
+        used = _ports_on(session, net, addressed=True)
         if used:
             raise SubnetInUse(reason='Unable to complete operation on subnet %s: one '
                                      'or more ports have an IP allocation from this '

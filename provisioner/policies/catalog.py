@@ -129,8 +129,23 @@ _network_rules = [
     policy.DocumentedRuleDefault('port:show', base.ANY_ROLE,
                                  'Show a port of the project.',
                                  _api('GET', '/network/v2.0/ports/{port_id}')),
+    policy.DocumentedRuleDefault('security_group:list', base.ANY_ROLE,
+                                 'List the project\'s security groups and their rules '
+                                 '(an admin: all of them).',
+                                 _api('GET', '/network/v2.0/security-groups')),
+    policy.DocumentedRuleDefault('security_group:show', base.ANY_ROLE,
+                                 'Show a security group or rule of the project.',
+                                 _api('GET', '/network/v2.0/security-groups/{id}')),
 ] + _owned_rules('subnet', '/network/v2.0/subnets') \
-  + _owned_rules('port', '/network/v2.0/ports')
+  + _owned_rules('port', '/network/v2.0/ports') \
+  + _owned_rules('security_group', '/network/v2.0/security-groups') \
+  + _owned_rules('router', '/network/v2.0/routers') + [
+      policy.DocumentedRuleDefault('router:list', base.ANY_ROLE,
+                                   'List the project\'s routers (an admin: all).',
+                                   _api('GET', '/network/v2.0/routers')),
+      policy.DocumentedRuleDefault('router:show', base.ANY_ROLE,
+                                   'Show a router of the project.',
+                                   _api('GET', '/network/v2.0/routers/{router_id}'))]
 
 _rules = (_resource_rules('flavor') + _image_rules + _network_rules + [
               policy.DocumentedRuleDefault('host:list', base.ANY_ROLE,

@@ -15,7 +15,8 @@ from provisioner import validation
 
 COMPUTE = ('instances', 'vcpus', 'ram_mib')
 VOLUME = ('volumes_gib',)
-NETWORK = ('network', 'subnet', 'port')
+NETWORK = ('network', 'subnet', 'port', 'router', 'security_group',
+           'security_group_rule')
 # The counted resources (provisioner.quota.counters): the CLI's "quota" and the
 # provisioner extension's.
 COUNTED = COMPUTE + VOLUME

@@ -1,4 +1,5 @@
-"""Network quotas (network, subnet, port per project), counted from the rows, as Neutron.
+"""Network quotas (networks, subnets, ports, routers, security groups and their
+rules per project), counted from the rows, as Neutron.
 
 Usage is counted in the transaction that adds the row; two creates racing for a
 project's last slot may both pass (Neutron counts the same way without a
@@ -25,8 +26,16 @@ class OverQuota(exception.Conflict):
 
 def usage(session, project_id):
     net, port = models.Network, models.Port
+    groups, rules = models.SecurityGroup, models.SecurityGroupRule
     count = sa.func.count()
     return {
+        'router': session.execute(sa.select(count).select_from(models.Router).where(
+            models.Router.project_id == project_id)).scalar(),
+        'security_group': session.execute(sa.select(count).select_from(groups).where(
+            groups.project_id == project_id)).scalar(),
+        'security_group_rule': session.execute(sa.select(count).select_from(rules)
+                                               .where(rules.project_id == project_id)
+                                               ).scalar(),
         'network': session.execute(sa.select(count).select_from(net)
                                    .where(net.project_id == project_id)).scalar(),
         'subnet': session.execute(sa.select(count).select_from(net).where(

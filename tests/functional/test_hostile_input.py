@@ -157,8 +157,9 @@ CASES = [
                          '--gateway', '10.9.9.9'], {}, 2,
      _invalid('gateway 10.9.9.9 is not a host address of 10.0.0.0/24')),
     ('cidr-overlap', lambda p: ['network', 'create', 'n2', '--cidr', p['cidr']], {}, 4,
-     lambda p: 'Error: Invalid input for operation: CIDR %s overlaps the subnet %s of '
-               'network net1.' % (p['cidr'], p['cidr'])),
+     lambda p: 'Error: Invalid input for operation: Requested subnet with cidr: %s '
+               'overlaps with another subnet (%s of network net1).'
+               % (p['cidr'], p['cidr'])),
     ('network-name-xml', ['network', 'create', '<net>', '--cidr', '10.0.0.0/24'], {}, 2,
      _bad_name('network name', '<net>')),
     # The whole address space once spun a CPU for minutes: refused at once.

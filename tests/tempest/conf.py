@@ -15,7 +15,7 @@ VOLUME_MICROVERSIONS = ('3.0', '3.0')
 # provisioner/api/network.py EXTENSIONS, and standard-attr-description: networks,
 # subnets and ports keep a description, although GET /v2.0/extensions does not say so.
 NETWORK_EXTENSIONS = ('quotas', 'quota_details', 'net-mtu', 'external-net',
-                      'standard-attr-description')
+                      'security-group', 'router', 'standard-attr-description')
 # provisioner/scheduler/filters.py, the filters tempest knows by name.
 SCHEDULER_FILTERS = ('AvailabilityZoneFilter', 'ComputeFilter', 'RamFilter',
                      'DiskFilter', 'ImagePropertiesFilter',

@@ -126,3 +126,26 @@ def test_0014_lets_a_project_with_servers_go_and_images_share_a_name():
             session.delete(row)
     _migrate('0013')  # and back, once nothing breaks 0013's constraints
     _migrate('head')
+
+
+def test_0016_keeps_ports_and_networks_and_adds_security_groups():
+    _migrate('0015')
+    with db_api.get_engine().begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO networks (id, name, cidr, gateway, dhcp_start, dhcp_end, "
+            "subnet_id, subnet_name, created_at) VALUES ('n1', 'net1', '10.5.0.0/24', "
+            "'10.5.0.1', '10.5.0.2', '10.5.0.254', 's1', 'sub1', "
+            "'2026-01-01 00:00:00')"))
+        conn.execute(sa.text(
+            "INSERT INTO ports (id, network_id, mac, ip, name, boot_made, created_at) "
+            "VALUES ('p1', 'n1', 'fa:16:3e:05:00:09', '10.5.0.9', 'port1', 0, "
+            "'2026-01-01 00:00:00')"))
+    _migrate('head')
+    with db_api.transaction() as session:
+        port = session.get(models.Port, 'p1')
+        assert (port.ip, port.admin_state_up) == ('10.5.0.9', True)
+        assert session.get(models.Network, 'n1').host_routes == []
+        assert session.execute(sa.select(models.SecurityGroup)).first() is None
+    _migrate('0015')
+    _migrate('head')
+    assert migration.current_revision() == migration.SCHEMA_HEAD

@@ -1,7 +1,8 @@
 """POST /servers/{id}/action: power actions, console output, and provisioner's own.
 
 Nova's actions ``os-stop``, ``os-start``, ``reboot`` and ``os-getConsoleOutput``,
-plus two documented provisioner actions on an interrupted boot:
+Nova's ``addSecurityGroup`` and ``removeSecurityGroup`` (the server's ports carry
+the groups), plus two documented provisioner actions on an interrupted boot:
 ``{"provisioner:resume": null}`` continues it from its last persisted step and
 ``{"provisioner:rollback": null}`` undoes every step it ran. Each power action is
 recorded (an instance action under the request's id) and carried out by its own
@@ -15,6 +16,7 @@ from provisioner.api.compute.servers import compute
 from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.compute import actions
+from provisioner.network import security_groups
 
 
 def _power(req, server_id, action, hard=False):
@@ -65,10 +67,26 @@ def _rollback(req, server_id, body):
     return _request(req, server_id, actions.ROLLBACK)
 
 
+@validation.schema(schemas.SECURITY_GROUP)
+def _add_security_group(req, server_id, body):
+    """Nova's addSecurityGroup: the group goes on every port of the server."""
+    security_groups.add_to_server(req.context, compute(req).server_record(server_id)['id'],
+                                  body['name'])
+    return wsgi.empty_response(202)
+
+
+@validation.schema(schemas.SECURITY_GROUP)
+def _remove_security_group(req, server_id, body):
+    security_groups.remove_from_server(
+        req.context, compute(req).server_record(server_id)['id'], body['name'])
+    return wsgi.empty_response(202)
+
+
 # By the names schemas.ACTIONS lets through.
 ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'os-getConsoleOutput': _console_output, 'provisioner:resume': _resume,
-           'provisioner:rollback': _rollback}
+           'provisioner:rollback': _rollback, 'addSecurityGroup': _add_security_group,
+           'removeSecurityGroup': _remove_security_group}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')

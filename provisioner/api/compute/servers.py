@@ -13,6 +13,7 @@ import re
 
 from provisioner.api import common
 from provisioner.api.compute.schemas import servers as schemas
+from provisioner.api.compute.views import security_groups as security_group_views
 from provisioner.api.compute.views import servers as views
 from provisioner.api import urls
 from provisioner.api import validation
@@ -20,6 +21,7 @@ from provisioner.api import wsgi
 from provisioner.compute import api as compute_api
 from provisioner.compute import instances
 from provisioner import exception
+from provisioner.network import security_groups as network_security_groups
 from provisioner.network import service as networks
 
 # Nova's status filter, as the vm_states that show as it.
@@ -299,6 +301,9 @@ def delete(req, server_id):
 
 @wsgi.route('GET', '/v2.1/servers/{server_id}/os-security-groups')
 def security_groups(req, server_id):
-    """Guest networks are isolated: a server has no security groups (clients ask)."""
-    compute(req).server_record(server_id)
-    return wsgi.json_response({'security_groups': []})
+    """The groups the server's ports carry, in Nova's shape. Recorded: the hosts do
+    not enforce them yet."""
+    instance_id = compute(req).server_record(server_id)['id']
+    found = network_security_groups.server_groups(req.context, instance_id)
+    return wsgi.json_response(security_group_views.security_groups(
+        found, network_security_groups.list_groups(req.context)))

@@ -2,8 +2,8 @@
 
 A network belongs to a project (``shared`` ones, and the operator's, serve every
 project) and has at most one IPv4 subnet: on each host it is one isolated libvirt
-network whose dnsmasq serves one range. Routers, floating IPs and security groups
-do not exist (isolated networks): their lists are empty.
+network whose dnsmasq serves one range. Floating IPs do not exist (isolated
+networks): their list is empty.
 """
 
 from provisioner.api.network import common
@@ -27,15 +27,21 @@ def show_network(req, network_id):
         service.show_network(req.context, network_id)))
 
 
+def _create(req, body):
+    return service.create_network(req.context, body.get('name') or '',
+                                  shared=body.get('shared', False),
+                                  project_id=common.project(req, body),
+                                  description=common.description(body, ''))
+
+
 @wsgi.route('POST', '/v2.0/networks')
-@validation.schema(schemas.NETWORK_CREATE)
-def create_network(req, body):
-    body = body['network']
-    net = service.create_network(req.context, body.get('name') or '',
-                                 shared=body.get('shared', False),
-                                 project_id=common.project(req, body),
-                                 description=common.description(body, ''))
-    return views.one(req, 'network', views.network_view(net), 201)
+def create_network(req):
+    """One network, or Neutron's bulk create: all of them or none."""
+    bodies, bulk = common.creates(req, 'network', schemas.NETWORK_CREATE)
+    made = common.all_or_nothing(
+        bodies, lambda body: _create(req, body),
+        lambda net: service.delete_network(req.context, net['id'], common.unplug(req)))
+    return common.created(req, 'network', [views.network_view(n) for n in made], bulk)
 
 
 @wsgi.route('PUT', '/v2.0/networks/{network_id}')
@@ -55,22 +61,13 @@ def delete_network(req, network_id):
 
 
 def _none_here(req, collection):
-    """Guest networks are isolated: no routers, floating IPs or security groups. The
-    lists exist (empty) because clients such as openstacksdk look them up."""
+    """Guest networks are isolated: no floating IPs. The list exists (empty)
+    because clients such as openstacksdk look it up."""
     policy.authorize(req.context, 'network:list')
     return wsgi.json_response({collection: []})
-
-
-@wsgi.route('GET', '/v2.0/routers')
-def list_routers(req):
-    return _none_here(req, 'routers')
 
 
 @wsgi.route('GET', '/v2.0/floatingips')
 def list_floating_ips(req):
     return _none_here(req, 'floatingips')
 
-
-@wsgi.route('GET', '/v2.0/security-groups')
-def list_security_groups(req):
-    return _none_here(req, 'security_groups')

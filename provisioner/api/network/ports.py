@@ -33,17 +33,22 @@ def show_port(req, port_id):
     return _port(req, port_id)
 
 
-@wsgi.route('POST', '/v2.0/ports')
-@validation.schema(schemas.PORT_CREATE)
-def create_port(req, body):
-    body = body['port']
+def _spec(req, body):
     if common.project(req, body) not in (None, req.context.project_id):
         raise wsgi.HTTPError(400, 'Invalid input: a port is made in the caller\'s '
                                   'project.')
-    port = ports.create_port(req.context, body['network_id'], body.get('name') or '',
-                             body.get('fixed_ips'), body.get('mac_address'),
-                             description=common.description(body, ''))
-    return _port(req, port['id'], 201)
+    return dict(body, description=common.description(body, ''))
+
+
+@wsgi.route('POST', '/v2.0/ports')
+def create_port(req):
+    """One port, or Neutron's bulk create: all of them or none."""
+    bodies, bulk = common.creates(req, 'port', schemas.PORT_CREATE)
+    made = ports.create_ports(req.context, [_spec(req, body) for body in bodies])
+    subnet_ids = _subnet_ids(req)
+    return common.created(req, 'port', [
+        views.port_view(ports.show_port(req.context, port_id), subnet_ids)
+        for port_id in made], bulk)
 
 
 @wsgi.route('PUT', '/v2.0/ports/{port_id}')
@@ -51,7 +56,8 @@ def create_port(req, body):
 def update_port(req, port_id, body):
     body = body['port']
     ports.update_port(req.context, port_id, common.name_update(body),
-                      common.description(body))
+                      common.description(body), body.get('admin_state_up'),
+                      body.get('security_groups'))
     return _port(req, port_id)
 
 

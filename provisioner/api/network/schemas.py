@@ -14,8 +14,7 @@ from provisioner.api import validation
 from provisioner import schemas
 
 # The one value each of these can have here.
-_FIXED = {'admin_state_up': True, 'ip_version': 4, 'host_routes': [],
-          'port_security_enabled': False}
+_FIXED = {'admin_state_up': True, 'ip_version': 4, 'port_security_enabled': False}
 _FALSY = [False, None, 0, '', [], {}]
 
 
@@ -58,29 +57,56 @@ NETWORK_UPDATE = _body('network', dict(_ALWAYS, name=_ANY, shared=_ANY,
                                        description=_description()))
 
 _NO_POOLS = 'Invalid input: {key} is required (this service has no subnet pools).'
-_SUBNET_ADDRESSING = ('cidr', 'gateway_ip', 'allocation_pools', 'enable_dhcp',
-                      'dns_nameservers', 'network_id', 'project_id', 'tenant_id')
+_SUBNET_FIXED = ('cidr', 'network_id', 'project_id', 'tenant_id', 'ip_version')
+_SUBNET_ADDRESSING = {'gateway_ip': _ANY, 'allocation_pools': _ANY, 'enable_dhcp': _ANY,
+                      'dns_nameservers': _ANY, 'host_routes': _ANY}
 SUBNET_CREATE = _body('subnet', dict(
-    _OWNED, **_ALWAYS, name=_ANY, gateway_ip=_ANY, allocation_pools=_ANY,
-    enable_dhcp=_ANY, dns_nameservers=_ANY,
+    _OWNED, **_ALWAYS, **_SUBNET_ADDRESSING, name=_ANY,
     network_id={'not': {'enum': _FALSY}, 'errorMessage': _NO_POOLS},
     cidr={'not': {'enum': _FALSY}, 'errorMessage': _NO_POOLS}),
     required=['network_id', 'cidr'], required_message=_NO_POOLS)
-# A subnet's addressing is fixed once made: hosts carry it already.
+# A subnet's range and network are fixed once made: hosts carry them.
 SUBNET_UPDATE = _body('subnet', dict(
     {field: {'not': {}, 'errorMessage': 'Invalid input: {key} cannot change once the '
-                                        'subnet exists (hosts already serve it); only '
-                                        'its name and description can. Delete the '
-                                        'subnet and make it again.'}
-     for field in _SUBNET_ADDRESSING},
-    name=_ANY, description=_description()))
+                                        'subnet exists. Delete the subnet and make it '
+                                        'again.'}
+     for field in _SUBNET_FIXED},
+    **_SUBNET_ADDRESSING, name=_ANY, description=_description()))
 
 _NEEDS_NETWORK = 'Invalid input: network_id is required.'
+_BOOL = {'type': 'boolean', 'errorMessage': "Invalid input for {key}. Reason: "
+                                            "'{value}' is not a valid boolean value."}
+_GROUPS = {'type': ['array', 'null'], 'items': {'type': 'string'},
+           'errorMessage': 'Invalid input for security_groups. Reason: give a list of '
+                           'security group ids.'}
+_PORT_STATE = {'admin_state_up': _BOOL, 'security_groups': _GROUPS}
 PORT_CREATE = _body('port', dict(
-    _OWNED, **_ALWAYS, name=_ANY, fixed_ips=_ANY, mac_address=_ANY,
+    _OWNED, **dict(_ALWAYS, **_PORT_STATE), name=_ANY, fixed_ips=_ANY,
+    mac_address=_ANY,
     network_id={'not': {'enum': _FALSY}, 'errorMessage': _NEEDS_NETWORK}),
     required=['network_id'], required_message=_NEEDS_NETWORK)
-PORT_UPDATE = _body('port', {'name': _ANY, 'description': _description()})
+PORT_UPDATE = _body('port', dict(_PORT_STATE, name=_ANY, description=_description()))
+
+SECURITY_GROUP_CREATE = _body('security_group', dict(
+    _OWNED, name={'type': ['string', 'null']}, stateful={'const': True}))
+SECURITY_GROUP_UPDATE = _body('security_group', {
+    'name': {'type': ['string', 'null']}, 'description': _description()})
+_NEEDS_GROUP = 'Invalid input: security_group_id and direction are required.'
+SECURITY_GROUP_RULE_CREATE = _body('security_group_rule', dict(
+    _OWNED, security_group_id={'type': 'string'}, direction=_ANY, ethertype=_ANY,
+    protocol=_ANY, port_range_min=_ANY, port_range_max=_ANY, remote_ip_prefix=_ANY,
+    remote_group_id={'type': ['string', 'null']}),
+    required=['security_group_id', 'direction'], required_message=_NEEDS_GROUP)
+
+_ROUTER = {'name': {'type': ['string', 'null']}, 'description': _description(),
+           'admin_state_up': _BOOL, 'external_gateway_info': {'type': ['object', 'null']}}
+ROUTER_CREATE = _body('router', dict(_OWNED, **_ROUTER))
+ROUTER_UPDATE = _body('router', _ROUTER)
+_ONE_OF = 'Bad router request: Either subnet_id or port_id must be specified.'
+ROUTER_INTERFACE = {'type': 'object', 'additionalProperties': False,
+                    'properties': {'subnet_id': {'type': 'string'},
+                                   'port_id': {'type': 'string'}},
+                    'errorMessage': _ONE_OF}
 
 _QUOTA = 'Resource body required: {{"quota": {{"network": N, "subnet": N, "port": N}}}}.'
 QUOTA_UPDATE = {'type': 'object', 'required': ['quota'],

@@ -26,26 +26,39 @@ def show_subnet(req, subnet):
         service.show_subnet(req.context, subnet)))
 
 
-@wsgi.route('POST', '/v2.0/subnets')
-@validation.schema(schemas.SUBNET_CREATE)
-def create_subnet(req, body):
-    body = body['subnet']
+def _create(req, body):
     common.project(req, body)
-    net = service.create_subnet(
+    return service.create_subnet(
         req.context, body['network_id'], body['cidr'], body.get('name') or '',
         body.get('gateway_ip', addressing.DEFAULT), body.get('allocation_pools'),
         body.get('enable_dhcp', True), body.get('dns_nameservers') or [],
-        description=common.description(body, ''))
-    return views.one(req, 'subnet', views.subnet_view(net), 201)
+        description=common.description(body, ''),
+        host_routes=body.get('host_routes') or [])
+
+
+@wsgi.route('POST', '/v2.0/subnets')
+def create_subnet(req):
+    """One subnet, or Neutron's bulk create: all of them or none."""
+    bodies, bulk = common.creates(req, 'subnet', schemas.SUBNET_CREATE)
+    made = common.all_or_nothing(
+        bodies, lambda body: _create(req, body),
+        lambda net: service.delete_subnet(req.context, net['subnet_id'],
+                                          common.unplug(req)))
+    return common.created(req, 'subnet', [views.subnet_view(n) for n in made], bulk)
 
 
 @wsgi.route('PUT', '/v2.0/subnets/{subnet}')
 @validation.schema(schemas.SUBNET_UPDATE)
 def update_subnet(req, subnet, body):
     body = body['subnet']
+    changes = {k: body[k] for k in service.ADDRESSING if k in body}
+    for key in ('dns_nameservers', 'host_routes'):
+        if key in changes and changes[key] is None:
+            changes[key] = []
     return views.one(req, 'subnet', views.subnet_view(
         service.update_subnet(req.context, subnet, common.name_update(body),
-                              common.description(body))))
+                              common.description(body), changes,
+                              common.unplug(req))))
 
 
 @wsgi.route('DELETE', '/v2.0/subnets/{subnet}')

@@ -5,6 +5,7 @@ from provisioner.api import common
 from provisioner.api import urls
 from provisioner.api import wsgi
 from provisioner import exception
+from provisioner.network import sg_rules
 
 MTU = 1500  # libvirt's default for the bridges it makes
 NEUTRON_TYPES = {400: 'HTTPBadRequest', 401: 'HTTPUnauthorized', 403: 'HTTPForbidden',
@@ -57,7 +58,7 @@ def subnet_view(net):
         'cidr': net['cidr'], 'ip_version': 4, 'gateway_ip': net['gateway'],
         'enable_dhcp': net['enable_dhcp'],
         'allocation_pools': [{'start': net['dhcp_start'], 'end': net['dhcp_end']}],
-        'dns_nameservers': net['dns_nameservers'], 'host_routes': [],
+        'dns_nameservers': net['dns_nameservers'], 'host_routes': net['host_routes'],
         'ipv6_address_mode': None, 'ipv6_ra_mode': None, 'subnetpool_id': None,
         'segment_id': None, 'service_types': []})
 
@@ -65,15 +66,18 @@ def subnet_view(net):
 def port_view(port, subnet_ids):
     """A port; ``subnet_ids`` maps network ids to their subnet's id."""
     bound = port['instance_id'] is not None
+    device_owner = ('compute:nova' if bound else
+                    'network:router_interface' if port['router_id'] else '')
     return dict(_common(port, port['description']), **{
         'id': port['id'], 'name': port['name'], 'network_id': port['network_id'],
-        'mac_address': port['mac'], 'admin_state_up': True,
-        'status': 'ACTIVE' if bound else 'DOWN',
-        'device_id': port['instance_id'] or '',
-        'device_owner': 'compute:nova' if bound else '',
+        'mac_address': port['mac'], 'admin_state_up': port['admin_state_up'],
+        'status': 'ACTIVE' if device_owner and port['admin_state_up'] else 'DOWN',
+        'device_id': port['instance_id'] or port['router_id'] or '',
+        'device_owner': device_owner,
         'fixed_ips': [{'subnet_id': subnet_ids.get(port['network_id']),
-                       'ip_address': port['ip']}],
-        'security_groups': [], 'allowed_address_pairs': [], 'extra_dhcp_opts': [],
+                       'ip_address': port['ip']}] if port['ip'] else [],
+        'security_groups': port['security_groups'], 'allowed_address_pairs': [],
+        'extra_dhcp_opts': [],
         'port_security_enabled': False, 'dns_name': '', 'dns_assignment': [],
         'binding:host_id': port['host'] or '',
         'binding:vif_type': 'bridge' if bound else 'unbound',
@@ -174,7 +178,35 @@ EXTENSIONS = (
     ('external-net', 'Neutron external network',
      'Adds external network attribute to network resource.',
      '2013-01-14T10:00:00-00:00'),
+    ('security-group', 'security-group', 'The security groups extension.',
+     '2012-10-05T10:00:00-00:00'),
+    ('router', 'Neutron L3 Router',
+     'Router abstraction for basic L3 forwarding between L2 Neutron networks and '
+     'access to external networks via a NAT gateway.', '2012-07-20T10:00:00-00:00'),
 )
+
+
+def router_view(router):
+    return dict(_common(router, router['description']), id=router['id'],
+                name=router['name'], admin_state_up=router['admin_state_up'],
+                status='ACTIVE', external_gateway_info=None, routes=[])
+
+
+def security_group_rule_view(rule):
+    return dict(_common(rule, rule['description']), **{
+        key: rule[key] for key in (
+            'id', 'security_group_id', 'direction', 'ethertype', 'protocol',
+            'port_range_min', 'port_range_max', 'remote_ip_prefix', 'remote_group_id',
+            'belongs_to_default_sg')},
+        remote_address_group_id=None,
+        normalized_cidr=sg_rules.normalized(rule['remote_ip_prefix']))
+
+
+def security_group_view(group):
+    return dict(_common(group, group['description']), id=group['id'],
+                name=group['name'], stateful=True, shared=False,
+                security_group_rules=[security_group_rule_view(r)
+                                      for r in group['rules']])
 
 
 def extension(alias, name, description, updated):

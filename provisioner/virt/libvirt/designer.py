@@ -110,7 +110,8 @@ def build_network(name, bridge, net, dhcp_hosts=()):
 
 
 def dhcp_options(net):
-    """dnsmasq options for the subnet's DNS servers, and no router without a gateway.
+    """dnsmasq options for the subnet's DNS servers and host routes, and no router
+    without a gateway.
 
     The values were checked as IPv4 addresses when the subnet was made; they are
     checked again here because each option is a line of dnsmasq's configuration.
@@ -121,4 +122,14 @@ def dhcp_options(net):
     servers = [str(ipaddress.IPv4Address(s)) for s in net.get('dns_nameservers') or ()]
     if servers:
         options.append('dhcp-option=6,%s' % ','.join(servers))
+    routes = [(ipaddress.IPv4Network(r['destination']), ipaddress.IPv4Address(r['nexthop']))
+              for r in net.get('host_routes') or ()]
+    if routes:
+        # Classless static routes (121): a client given them ignores the router
+        # option, so the default route goes with them (as Neutron's DHCP agent does).
+        if net.get('gateway'):
+            routes.append((ipaddress.IPv4Network('0.0.0.0/0'),
+                           ipaddress.IPv4Address(net['gateway'])))
+        options.append('dhcp-option=121,%s' % ','.join(
+            '%s,%s' % (destination, nexthop) for destination, nexthop in routes))
     return options

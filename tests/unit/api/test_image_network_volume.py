@@ -205,7 +205,9 @@ def test_network_quotas(member_client, admin_client, admin_context):
         'X-Subject-Token': member_client.token}).json['token']['project']['id']
     quota = member_client.get('/network/v2.0/quotas/' + me).json['quota']
     assert (quota['network'], quota['subnet'], quota['port']) == (100, 100, 500)
-    assert quota['router'] == -1  # there are none: nothing to limit
+    assert (quota['router'], quota['security_group'],
+            quota['security_group_rule']) == (10, 10, 100)
+    assert quota['floatingip'] == -1  # there are none: nothing to limit
     details = member_client.get('/network/v2.0/quotas/%s/details' % me).json['quota']
     assert details['port'] == {'limit': 500, 'used': 0, 'reserved': 0}
     other = admin_context.project_id

@@ -87,8 +87,8 @@ def test_subnet_settings_and_limits(member_client):
                                 {'subnet': {'name': 'renamed'}}).json['subnet']
     assert renamed['name'] == 'renamed'
     refused = member_client.put(NET + 'subnets/' + sub['id'],
-                                {'subnet': {'enable_dhcp': True, 'name': 'x'}})
-    assert 'enable_dhcp cannot change' in _error(refused, 400, 'HTTPBadRequest')
+                                {'subnet': {'cidr': '10.61.0.0/25', 'name': 'x'}})
+    assert 'cidr cannot change' in _error(refused, 400, 'HTTPBadRequest')
     assert member_client.delete(NET + 'subnets/' + sub['id']).status_int == 204
     assert member_client.get(NET + 'subnets').json['subnets'] == []
 
@@ -178,7 +178,7 @@ def test_network_quotas_are_enforced(member_client, admin_client):
     message = _error(member_client.post(NET + 'networks', {'network': {'name': 'two'}}),
                      409, 'OverQuota')
     assert 'network' in message
-    _error(admin_client.put(NET + 'quotas/' + project, {'quota': {'router': 1}}),
+    _error(admin_client.put(NET + 'quotas/' + project, {'quota': {'floatingip': 1}}),
            400, 'InvalidInput')
     details = member_client.get(NET + 'quotas/%s/details' % project).json['quota']
     assert details['network'] == {'limit': 1, 'used': 1, 'reserved': 0}

@@ -314,13 +314,13 @@ def test_a_servers_ports_and_what_isolated_networks_lack(application, cloud,
          cloud['network'])]
     assert call(application, 'GET', '/network/v2.0/ports/%s' % ports[0]['id'],
                 token=cloud['token']).json['port']['id'] == ports[0]['id']
-    for collection in ('routers', 'floatingips', 'security_groups'):
-        listed = call(application, 'GET', '/network/v2.0/%s'
-                      % collection.replace('_', '-'), token=cloud['token'])
+    for collection in ('routers', 'floatingips'):
+        listed = call(application, 'GET', '/network/v2.0/%s' % collection,
+                      token=cloud['token'])
         assert listed.json == {collection: []}
     groups = call(application, 'GET', '/compute/v2.1/servers/%s/os-security-groups'
                   % server_id, token=cloud['token'])
-    assert groups.json == {'security_groups': []}
+    assert [g['name'] for g in groups.json['security_groups']] == ['default']
     admin.create_project(admin_context, 'other')
     admin.create_user(admin_context, 'bob', 'bob-secret1')
     admin.add_role(admin_context, 'bob', 'other', 'member')

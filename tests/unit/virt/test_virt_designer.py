@@ -127,3 +127,19 @@ def test_build_network_carries_the_subnets_dhcp_and_dns_settings():
     assert (off.dhcp_start, off.dhcp_hosts) == (None, [])
     with pytest.raises(ValueError):  # never a line of dnsmasq configuration
         designer.build_network('n', 'b', dict(net, dns_nameservers=['1.1.1.1\nx=y']))
+
+
+def test_host_routes_are_classless_static_routes_with_the_default_route():
+    net = {'id': '1', 'cidr': '10.1.2.0/24', 'gateway': '10.1.2.1',
+           'dhcp_start': '10.1.2.10', 'dhcp_end': '10.1.2.20',
+           'host_routes': [{'destination': '10.20.0.0/32', 'nexthop': '10.1.2.5'}]}
+    options = designer.build_network('p-net-1', 'p-1', net).dnsmasq_options
+    assert options == ['no-ping',
+                       'dhcp-option=121,10.20.0.0/32,10.1.2.5,0.0.0.0/0,10.1.2.1']
+    without_gateway = designer.build_network('n', 'b', dict(net, gateway=None,
+                                                            address='10.1.2.1'))
+    assert without_gateway.dnsmasq_options == [
+        'no-ping', 'dhcp-option=3', 'dhcp-option=121,10.20.0.0/32,10.1.2.5']
+    with pytest.raises(ValueError):  # never a line of dnsmasq configuration
+        designer.build_network('n', 'b', dict(net, host_routes=[
+            {'destination': '10.0.0.0/8\nx=y', 'nexthop': '10.1.2.5'}]))

@@ -135,12 +135,19 @@ UPDATE = {
 # POST /servers/{id}/action: exactly one action, by its name; its argument is then
 # checked by the action's own schema.
 ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput',
-           'provisioner:resume', 'provisioner:rollback')
+           'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
+           'removeSecurityGroup')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'propertyNames': {'enum': list(ACTIONS),
                             'errorMessage': 'There is no such action: {value}'},
           'errorMessage': {'minProperties': _ONE_ACTION, 'maxProperties': _ONE_ACTION}}
+
+_NAMED_GROUP = "Give the security group as {{\"name\": \"<name or id>\"}}"
+SECURITY_GROUP = {'type': 'object', 'required': ['name'],
+                  'properties': {'name': {'type': 'string', 'minLength': 1,
+                                          'errorMessage': _NAMED_GROUP}},
+                  'errorMessage': {'type': _NAMED_GROUP, 'required': _NAMED_GROUP}}
 
 REBOOT = {'type': 'object',
           'properties': {'type': {'type': 'string', 'pattern': '^(SOFT|HARD|soft|hard)$'}},

@@ -1,0 +1,212 @@
+"""Routers (Neutron's L3 API) on behalf of one caller, as records.
+
+A router belongs to a project; its interfaces are ports of the subnets it joins
+(``Port.router_id``), made on the subnet's gateway address or taken from the ports
+a user made. Nothing forwards between guest networks yet (each is an isolated
+bridge), and there is no external network here, so no router has a gateway.
+"""
+
+import uuid
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from provisioner.db import api as db_api
+from provisioner.db import models
+from provisioner import exception
+from provisioner.network import ipam
+from provisioner.network import service
+from provisioner import policy
+from provisioner.quota import networks as network_quotas
+from provisioner import schemas
+from provisioner import validation
+
+ROUTER = schemas.request('router', {
+    'name': schemas.titled(service.NAME, 'router name'),
+    'description': schemas.titled(schemas.DESCRIPTION, 'description')})
+
+
+class RouterNotFound(exception.NotFound):
+    neutron_type = 'RouterNotFound'
+    msg_fmt = 'Router %(name)s could not be found'
+
+
+class RouterInUse(exception.Conflict):
+    neutron_type = 'RouterInUse'
+
+
+class InterfaceNotFound(exception.NotFound):
+    neutron_type = 'RouterInterfaceNotFound'
+    msg_fmt = '%(name)s'
+
+
+def _visible(context, row):
+    return context.is_admin or row.project_id == context.project_id
+
+
+def _row(session, context, router_id):
+    router = session.get(models.Router, router_id)
+    if router is None or not _visible(context, router):
+        raise RouterNotFound(name=router_id)
+    return router
+
+
+def _interfaces(session, router_id):
+    return session.execute(sa.select(models.Port).where(
+        models.Port.router_id == router_id)).scalars().all()
+
+
+def _router_dict(router):
+    return {'id': router.id, 'name': router.name, 'description': router.description,
+            'project_id': router.project_id, 'admin_state_up': router.admin_state_up,
+            'created_at': router.created_at}
+
+
+def check_gateway(context, gateway):
+    """Neutron's checks of ``external_gateway_info``: none ({} or null) is all there
+    is here; a network named must exist (404) and be external (400: none is)."""
+    if not gateway:
+        return
+    if not isinstance(gateway, dict) or not gateway.get('network_id'):
+        raise exception.Invalid(reason='external_gateway_info must name a network_id')
+    net = service.show_network(context, gateway['network_id'])
+    raise exception.Invalid(reason='Network %s is not an external network (this '
+                                   'service has none).' % net['id'])
+
+
+def list_routers(context):
+    policy.authorize(context, 'router:list')
+    with db_api.transaction() as session:
+        rows = session.execute(sa.select(models.Router)
+                               .order_by(models.Router.created_at)).scalars()
+        return [_router_dict(r) for r in rows if _visible(context, r)]
+
+
+def show_router(context, router_id):
+    policy.authorize(context, 'router:show')
+    with db_api.transaction() as session:
+        return _router_dict(_row(session, context, router_id))
+
+
+def create_router(context, name='', description='', admin_state_up=True,
+                  gateway=None, project_id=None):
+    validation.check({'name': name, 'description': description}, ROUTER)
+    project_id = project_id or context.project_id
+    policy.authorize(context, 'router:create', {'project_id': project_id})
+    check_gateway(context, gateway)
+    with db_api.transaction() as session:
+        network_quotas.check(session, project_id, 'router')
+        router = models.Router(id=str(uuid.uuid4()), project_id=project_id, name=name,
+                               description=description,
+                               admin_state_up=bool(admin_state_up))
+        session.add(router)
+        session.flush()
+        return _router_dict(router)
+
+
+def update_router(context, router_id, name=None, description=None,
+                  admin_state_up=None, gateway=None):
+    """Change what is given (None: unchanged)."""
+    validation.check({'name': name, 'description': description}, ROUTER)
+    with db_api.transaction() as session:
+        router = _row(session, context, router_id)
+        policy.authorize(context, 'router:update', {'project_id': router.project_id})
+    check_gateway(context, gateway)
+    with db_api.transaction() as session:
+        router = _row(session, context, router_id)
+        for key, value in (('name', name), ('description', description),
+                           ('admin_state_up', admin_state_up)):
+            if value is not None:
+                setattr(router, key, value)
+        session.flush()
+        return _router_dict(router)
+
+
+def delete_router(context, router_id):
+    with db_api.transaction() as session:
+        router = _row(session, context, router_id)
+        policy.authorize(context, 'router:delete', {'project_id': router.project_id})
+        if _interfaces(session, router.id):
+            raise RouterInUse(reason='Router %s still has ports' % router_id)
+        session.delete(router)
+
+
+# -- interfaces ------------------------------------------------------------------------
+
+def _interface_info(router, port, net):
+    return {'id': router.id, 'project_id': router.project_id, 'port_id': port.id,
+            'subnet_id': net.subnet_id, 'subnet_ids': [net.subnet_id],
+            'network_id': net.id}
+
+
+def _on_subnet(session, context, router, subnet_id):
+    """A new port of the router on the subnet's gateway address."""
+    net = service.subnet_row(session, context, subnet_id)
+    if not net.gateway:
+        raise exception.Invalid(reason='Bad router request: Subnet for router '
+                                       'interface must have a gateway IP.')
+    network_quotas.check(session, router.project_id, 'port')
+    port = models.Port(id=str(uuid.uuid4()), network_id=net.id, ip=net.gateway,
+                       mac=ipam.mac_for(net.gateway), project_id=router.project_id,
+                       boot_made=False, router_id=router.id)
+    session.add(port)
+    return port, net
+
+
+def _from_port(session, context, router, port_id):
+    port = session.get(models.Port, port_id)
+    if port is None or not (context.is_admin or port.project_id == context.project_id):
+        raise exception.NotFound(kind='Port', name=port_id)
+    if port.instance_id is not None or port.router_id is not None:
+        raise ipam.PortInUse(reason='Port %s is in use (it has a device).' % port_id)
+    if port.ip is None:
+        raise exception.Invalid(reason='Bad router request: Router port must have at '
+                                       'least one fixed IP.')
+    port.router_id = router.id
+    return port, session.get(models.Network, port.network_id)
+
+
+def add_interface(context, router_id, subnet_id=None, port_id=None):
+    """Join the router to a subnet: by a new port on its gateway address, or by
+    a user's port of it. One interface per subnet and router."""
+    if bool(subnet_id) == bool(port_id):
+        raise exception.Invalid(reason='Bad router request: Either subnet_id or '
+                                       'port_id must be specified.')
+    try:
+        with db_api.transaction() as session:
+            router = _row(session, context, router_id)
+            policy.authorize(context, 'router:update', {'project_id': router.project_id})
+            joined = {p.network_id for p in _interfaces(session, router.id)}
+            port, net = (_on_subnet(session, context, router, subnet_id) if subnet_id
+                         else _from_port(session, context, router, port_id))
+            if net.id in joined:
+                raise exception.Invalid(reason='Bad router request: Router already '
+                                               'has a port on subnet %s.'
+                                               % net.subnet_id)
+            session.flush()
+            return _interface_info(router, port, net)
+    except sa_exc.IntegrityError:
+        raise ipam.IpAddressAlreadyAllocated(
+            reason='The gateway address of subnet %s is taken by another port.'
+                   % subnet_id) from None
+
+
+def remove_interface(context, router_id, subnet_id=None, port_id=None):
+    """Take the router off a subnet; its interface port goes (as in Neutron)."""
+    if not (subnet_id or port_id):
+        raise exception.Invalid(reason='Bad router request: Either subnet_id or '
+                                       'port_id must be specified.')
+    with db_api.transaction() as session:
+        router = _row(session, context, router_id)
+        policy.authorize(context, 'router:update', {'project_id': router.project_id})
+        for port in _interfaces(session, router.id):
+            net = session.get(models.Network, port.network_id)
+            if port.id == port_id or (not port_id and net.subnet_id == subnet_id):
+                found = _interface_info(router, port, net)
+                session.delete(port)
+                return found
+    if port_id:
+        raise InterfaceNotFound(name='Router %s does not have an interface with id %s'
+                                     % (router_id, port_id))
+    raise InterfaceNotFound(name='Router %s has no interface on subnet %s'
+                                 % (router_id, subnet_id))
