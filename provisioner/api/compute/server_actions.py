@@ -1,6 +1,7 @@
 """POST /servers/{id}/action: power actions, console output, and provisioner's own.
 
-Nova's actions ``os-stop``, ``os-start``, ``reboot`` and ``os-getConsoleOutput``,
+Nova's actions ``os-stop``, ``os-start``, ``reboot``, ``os-getConsoleOutput``,
+``lock`` and ``unlock`` (while locked, only an admin acts on the server),
 plus two documented provisioner actions on an interrupted boot:
 ``{"provisioner:resume": null}`` continues it from its last persisted step and
 ``{"provisioner:rollback": null}`` undoes every step it ran. Each power action is
@@ -65,14 +66,30 @@ def _rollback(req, server_id, body):
     return _request(req, server_id, actions.ROLLBACK)
 
 
+@validation.schema(schemas.LOCK)
+def _lock(req, server_id, body):
+    api = compute(req)
+    api.lock(api.server_record(server_id)['id'])
+    return wsgi.empty_response(202)
+
+
+@validation.schema(schemas.UNLOCK)
+def _unlock(req, server_id, body):
+    api = compute(req)
+    api.unlock(api.server_record(server_id)['id'])
+    return wsgi.empty_response(202)
+
+
 # By the names schemas.ACTIONS lets through.
 ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'os-getConsoleOutput': _console_output, 'provisioner:resume': _resume,
-           'provisioner:rollback': _rollback}
+           'provisioner:rollback': _rollback, 'lock': _lock, 'unlock': _unlock}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')
-@validation.schema(schemas.ACTION)
-def action(req, server_id, body):
-    (name, argument), = body.items()
+def action(req, server_id):
+    body = req.json_body()
+    # The server first, as Nova: any action on a missing server is a 404.
+    compute(req).server_record(server_id)
+    (name, argument), = validation.validate(body, schemas.ACTION).items()
     return ACTIONS[name](req, server_id=server_id, body=argument)
