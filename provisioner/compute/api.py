@@ -8,6 +8,7 @@ which whoever runs the flow builds and persists it (provisioner.engine.runner):
 the caller all-in-one, else the deployment's dispatcher (provisioner.deployment).
 """
 
+import ipaddress
 import os
 import uuid
 
@@ -45,9 +46,14 @@ _PAST = {'resume': 'resumed', 'rollback': 'rolled back'}
 
 def _set_access_ips(row, access_ips):
     """Nova's accessIPv4/accessIPv6 ({'v4', 'v6'}, each optional; '' or None
-    clears one): kept as given, the API checked their form."""
+    clears one), kept in their compressed form as Nova's (IPv6 '0:0::1' is '::1')."""
     for version, value in (access_ips or {}).items():
-        setattr(row, 'access_ip_' + version, value or None)
+        try:
+            address = str(ipaddress.ip_address(value)) if value else None
+        except ValueError:
+            raise exception.Invalid(reason='access%s %r is not an IP%s address'
+                                           % (version.upper(), value, version)) from None
+        setattr(row, 'access_ip_' + version, address)
 
 
 class ComputeAPI:

@@ -80,10 +80,20 @@ def _unlock(req, server_id, body):
     return wsgi.empty_response(202)
 
 
+@validation.schema(schemas.REBUILD)
+def _rebuild(req, server_id, body):
+    # The server was found (action); re-imaging its root disk is not implemented:
+    # say so rather than answer 202 and keep the old disk.
+    raise wsgi.HTTPError(400, 'rebuild is not supported yet: provisioner cannot '
+                              're-image a server\'s root disk; delete the server and '
+                              'boot a new one from image %s' % body['imageRef'])
+
+
 # By the names schemas.ACTIONS lets through.
 ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'os-getConsoleOutput': _console_output, 'provisioner:resume': _resume,
-           'provisioner:rollback': _rollback, 'lock': _lock, 'unlock': _unlock}
+           'provisioner:rollback': _rollback, 'lock': _lock, 'unlock': _unlock,
+           'rebuild': _rebuild}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')

@@ -91,10 +91,12 @@ def test_several_servers_cannot_share_a_fixed_address(application, cloud):  # no
 
 
 def test_access_addresses_are_kept_shown_and_updated(application, cloud):  # noqa: F811
-    server_id = boot(application, cloud, accessIPv4='1.1.1.1', accessIPv6='::babe:202')
+    server_id = boot(application, cloud, accessIPv4='1.1.1.1',
+                     accessIPv6='0000:0000:0000:0000:0000:babe:220.12.22.2')
     path = '/servers/%s' % server_id
     shown = _get(application, path, cloud['token'])['server']
-    assert (shown['accessIPv4'], shown['accessIPv6']) == ('1.1.1.1', '::babe:202')
+    assert (shown['accessIPv4'], shown['accessIPv6']) == ('1.1.1.1',
+                                                          '::babe:dc0c:1602')
     updated = call(application, 'PUT', V + path, {'server': {
         'accessIPv4': '4.3.2.1', 'accessIPv6': '2001:2001::3'}}, cloud['token'])
     assert updated.status_int == 200, updated.text
@@ -222,3 +224,20 @@ def test_a_key_pair_shows_an_integer_id(application, cloud):  # noqa: F811
         shown = call(application, 'GET', V + '/os-keypairs/k1', token=cloud['token'],
                      headers={'OpenStack-API-Version': 'compute %s' % version})
         assert isinstance(shown.json['keypair']['id'], int)
+
+
+def test_rebuild_finds_the_server_first_and_says_what_is_missing(
+        application, cloud):  # noqa: F811
+    body = {'rebuild': {'imageRef': cloud['image'], 'name': 'again'}}
+    missing = call(application, 'POST', V + '/servers/nope/action', body,
+                   cloud['token'])
+    assert missing.status_int == 404
+    server_id = boot(application, cloud)
+    path = V + '/servers/%s/action' % server_id
+    assert call(application, 'POST', path, {'rebuild': {}},
+                cloud['token']).status_int == 400  # no imageRef
+    refused = call(application, 'POST', path, body, cloud['token'])
+    assert refused.status_int == 400
+    assert 'rebuild is not supported yet' in refused.text
+    assert _get(application, '/servers/%s' % server_id, cloud['token'])['server'][
+        'name'] == 'vm1'

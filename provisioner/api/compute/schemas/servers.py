@@ -137,7 +137,7 @@ UPDATE = {
 # POST /servers/{id}/action: exactly one action, by its name; its argument is then
 # checked by the action's own schema.
 ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput', 'lock', 'unlock',
-           'provisioner:resume', 'provisioner:rollback')
+           'rebuild', 'provisioner:resume', 'provisioner:rollback')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'propertyNames': {'enum': list(ACTIONS),
@@ -147,6 +147,21 @@ ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
 REBOOT = {'type': 'object',
           'properties': {'type': {'type': 'string', 'pattern': '^(SOFT|HARD|soft|hard)$'}},
           'required': ['type'], 'additionalProperties': False}
+
+# Nova's rebuild (2.1): a new image for the server, with a name, metadata and access
+# addresses if given.
+REBUILD = {'type': 'object',
+           'properties': {
+               'imageRef': {'type': 'string', 'minLength': 1},
+               'name': _name,
+               'adminPass': {'type': 'string'},
+               'metadata': _metadata,
+               'preserve_ephemeral': parameter_types.BOOLEAN,
+               'OS-DCF:diskConfig': {'enum': ['AUTO', 'MANUAL']},
+               'accessIPv4': ACCESS_IPV4,
+               'accessIPv6': ACCESS_IPV6,
+               'personality': {'type': 'array', 'maxItems': 0}},
+           'required': ['imageRef'], 'additionalProperties': False}
 
 CONSOLE_OUTPUT = {'type': ['object', 'null'],
                   'properties': {'length': {
