@@ -233,7 +233,7 @@ def _list_filters(req):
     status = params.get('status')
     if status:
         if status.upper() not in _STATUS_FILTER:
-            return None, all_projects, filters  # nothing has an unknown status
+            return status, all_projects, filters  # nothing has an unknown status
         filters['vm_states'] = _STATUS_FILTER[status.upper()]
     for param, key in (('flavor', 'flavor_id'), ('image', 'image_id'),
                        ('key_name', 'key_name'), ('user_id', 'user_id')):

@@ -241,3 +241,10 @@ def test_rebuild_finds_the_server_first_and_says_what_is_missing(
     assert 'rebuild is not supported yet' in refused.text
     assert _get(application, '/servers/%s' % server_id, cloud['token'])['server'][
         'name'] == 'vm1'
+
+
+def test_an_unknown_status_lists_nothing(application, cloud):  # noqa: F811
+    boot(application, cloud)
+    for path in ('/servers', '/servers/detail'):
+        assert _get(application, path + '?status=non_existing_status',
+                    cloud['token'])['servers'] == []
