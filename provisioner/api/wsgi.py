@@ -172,15 +172,18 @@ def route(method, pattern, public=False):
 class Service:
     """One OpenStack service under its path prefix: the routes of its controllers,
     its microversions (a provisioner.api.microversions.Microversions, or None) and
-    its error format: ``fault(status, message, exc)`` -> the error body.
-    ``trailing_slash`` false: a path is served only as its route spells it (Cinder:
-    ``/volumes/`` is a volume of no id, 404, not the list)."""
+    its error format: ``fault(status, message, exc)`` -> the error body;
+    ``request_id_header``: the service's own name for the request id, sent besides
+    x-openstack-request-id (Nova's x-compute-request-id); ``trailing_slash`` false:
+    a path is served only as its route spells it (Cinder: ``/volumes/`` is a volume
+    of no id, 404, not the list)."""
 
     def __init__(self, name, controllers=(), fault=nova_fault, microversions=None,
-                 trailing_slash=True):
+                 request_id_header=None, trailing_slash=True):
         self.name = name
         self.fault = fault
         self.microversions = microversions
+        self.request_id_header = request_id_header
         self.trailing_slash = trailing_slash
         self.routes = []
         for controller in controllers:
@@ -192,7 +195,10 @@ class Service:
             req.api_version = self.microversions.negotiate(req)
 
     def after(self, req, response):
-        """Called with every response, errors included: the version served."""
+        """Called with every response, errors included: the version served and the
+        request id under the service's own name."""
+        if self.request_id_header is not None and req.request_id is not None:
+            response.headers[self.request_id_header] = req.request_id
         if self.microversions is not None:
             response.headers.update(self.microversions.headers(req.api_version))
 

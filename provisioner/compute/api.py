@@ -8,6 +8,7 @@ which whoever runs the flow builds and persists it (provisioner.engine.runner):
 the caller all-in-one, else the deployment's dispatcher (provisioner.deployment).
 """
 
+import ipaddress
 import os
 import uuid
 
@@ -20,9 +21,11 @@ from provisioner.compute import actions
 from provisioner.compute import boot_volumes
 from provisioner.compute import instances
 from provisioner.compute import listing
+from provisioner.compute import locks
 from provisioner.compute import power
 from provisioner.quota import counters
 from provisioner.compute import server_groups
+from provisioner.compute import server_metadata
 from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
@@ -39,6 +42,18 @@ from provisioner import validation
 from taskflow import states as tf_states
 
 _PAST = {'resume': 'resumed', 'rollback': 'rolled back'}
+
+
+def _set_access_ips(row, access_ips):
+    """Nova's accessIPv4/accessIPv6 ({'v4', 'v6'}, each optional; '' or None
+    clears one), kept in their compressed form as Nova's (IPv6 '0:0::1' is '::1')."""
+    for version, value in (access_ips or {}).items():
+        try:
+            address = str(ipaddress.ip_address(value)) if value else None
+        except ValueError:
+            raise exception.Invalid(reason='access%s %r is not an IP%s address'
+                                           % (version.upper(), value, version)) from None
+        setattr(row, 'access_ip_' + version, address)
 
 
 class ComputeAPI:
@@ -209,11 +224,45 @@ class ComputeAPI:
                                               deleted=True), request_id)
 
     def rename(self, name_or_id, new_name):
-        validation.check({'name': new_name}, schemas.RENAME)
+        return self.update(name_or_id, name=new_name)
+
+    def update(self, name_or_id, name=None, access_ips=None):
+        """Rename and/or set the access addresses ({'v4', 'v6'}: None clears one);
+        the instance id."""
+        if name is not None:
+            validation.check({'name': name}, schemas.RENAME)
         with db_api.transaction() as session:
             row = self._find(session, name_or_id, 'instance:update')
-            row.name = new_name
+            if name is not None:
+                row.name = name
+            _set_access_ips(row, access_ips)
             return row.id
+
+    # -- metadata and lock -------------------------------------------------------------
+
+    def update_metadata(self, name_or_id, items, replace=False):
+        """Merge ``items`` into the instance's metadata (or replace it with them);
+        the metadata it then has."""
+        with db_api.transaction() as session:
+            row = self._find(session, name_or_id, 'instance:update')
+            locks.check_unlocked(self.context, row)
+            row.properties = server_metadata.updated(row.properties, items, replace)
+            return dict(row.properties)
+
+    def delete_metadata_item(self, name_or_id, key):
+        with db_api.transaction() as session:
+            row = self._find(session, name_or_id, 'instance:update')
+            locks.check_unlocked(self.context, row)
+            row.properties = server_metadata.without(row.properties, key)
+
+    def lock(self, name_or_id):
+        with db_api.transaction() as session:
+            locks.lock(self.context, self._find(session, name_or_id, 'instance:lock'))
+
+    def unlock(self, name_or_id):
+        with db_api.transaction() as session:
+            locks.unlock(self.context, self._find(session, name_or_id,
+                                                  'instance:unlock'))
 
     # -- boot ------------------------------------------------------------------
 
@@ -229,7 +278,7 @@ class ComputeAPI:
                                            % (key_name, self.context.user_name))
         return key
 
-    def _validate_boot(self, session, name, flavor, image, networks):
+    def _validate_boot(self, session, flavor, image, networks):
         flavor_row = common.find(session, models.Flavor, flavor, 'Flavor')
         image_row = common.find(session, models.Image, image, 'Image')
         images.check_bootable(self.context, image_row)
@@ -237,14 +286,8 @@ class ComputeAPI:
         network_ids = [nic['network_id'] for nic in nics]
         if len(set(network_ids)) != len(network_ids):
             raise exception.Invalid(reason='network: each may be given only once')
-        taken = session.execute(sa.select(models.Instance.id).where(
-            models.Instance.name == name,
-            models.Instance.project_id == self.context.project_id,
-            models.Instance.vm_state != states.DELETED)).first()
-        if taken:
-            raise exception.Conflict(reason='An instance named %s already exists in '
-                                            'project %s.'
-                                            % (name, self.context.project_name))
+        # Names need not be unique, as Nova's: a name that is several servers'
+        # resolves to none of them (_find), their ids do.
         return flavor_row, image_row, nics
 
     def _validate_placement(self, session, flavor_row, image_row, availability_zone,
@@ -282,23 +325,38 @@ class ComputeAPI:
         return group_id
 
     def create_instance(self, name, flavor, image, networks, volume_sizes=(),
-                        user_data=None, *, availability_zone=None, server_group=None,
-                        properties=None, key_name=None, boot_volume=None):
-        """Validate and record a boot request with its not-yet-started flow.
+                        user_data=None, **options):
+        """Validate and record a boot request with its not-yet-started flow; the
+        instance's id. ``options``: those of create_instances."""
+        return self.create_instances(name, flavor, image, networks, volume_sizes,
+                                     user_data, **options)[1][0]
+
+    def create_instances(self, name, flavor, image, networks, volume_sizes=(),
+                         user_data=None, *, availability_zone=None, server_group=None,
+                         properties=None, key_name=None, boot_volume=None,
+                         access_ips=None, count=1):
+        """Validate and record ``count`` boot requests alike, each with its
+        not-yet-started flow; (their reservation id, their instance ids).
 
         Quota is reserved and group membership recorded in the same transaction as
-        the instance row: a refused request leaves nothing behind. ``boot_volume``
+        the instance rows: a refused request leaves nothing behind. Several
+        instances are named ``<name>-1``, ``<name>-2``... as Nova's. ``boot_volume``
         ({'size', 'delete_on_termination'}): the root disk is a new volume, a full
         copy of the image, recorded here (see _record_boot_volume); or
         ({'volume_id'}) an existing volume, reserved here, whose image is the
-        server's (``image``, if given, must be it).
+        server's (``image``, if given, must be it): one instance only.
+        ``access_ips``: Nova's accessIPv4/accessIPv6 ({'v4', 'v6'}).
         """
         policy.authorize(self.context, 'instance:boot')
+        if count < 1 or (count > 1 and boot_volume is not None):
+            raise exception.Invalid(reason='a boot from a volume makes one instance, '
+                                           'not %d' % count)
         existing = (boot_volume or {}).get('volume_id')
         if existing:
             with db_api.transaction() as session:
                 image = self._image_of_volume(session, existing, image)
         volume_sizes = list(volume_sizes)
+        server_metadata.check_count(properties)
         validation.check({
             'name': name, 'flavor': flavor, 'image': image, 'networks': networks,
             'volume_sizes': volume_sizes, 'user_data': user_data,
@@ -309,43 +367,63 @@ class ComputeAPI:
             # References are checked before anything is written, even the host's
             # capacity (elsewhere the transaction below checks them before its writes).
             with db_api.transaction() as session:
-                self._validate_boot(session, name, flavor, image, networks)
+                self._validate_boot(session, flavor, image, networks)
                 self._key_pair(session, key_name)
             # Asking the hypervisor first means "libvirtd is down" creates nothing.
             driver.check_state_path()
             hosts.report_capacity(CONF.host, driver.capacity())
-        instance_id, flow_uuid = str(uuid.uuid4()), str(uuid.uuid4())
+        reservation_id = 'r-%s' % uuid.uuid4().hex[:8]
+        names = [name] if count == 1 else ['%s-%d' % (name, index)
+                                           for index in range(1, count + 1)]
+        ids = []
         with db_api.transaction() as session:
             flavor_row, image_row, nics = self._validate_boot(
-                session, name, flavor, image, networks)
+                session, flavor, image, networks)
             self._validate_placement(session, flavor_row, image_row, availability_zone,
                                      volume_backed=boot_volume is not None)
             key = self._key_pair(session, key_name)
-            request_spec = {'network_ids': [nic['network_id'] for nic in nics],
-                            'nics': nics, 'volume_sizes': volume_sizes,
-                            'availability_zone': availability_zone}
-            instance = models.Instance(
-                id=instance_id, name=name, project_id=self.context.project_id,
-                user_id=self.context.user_id, flavor_id=flavor_row.id,
-                image_id=image_row.id, user_data=user_data, request_spec=request_spec,
-                properties=dict(properties) if properties is not None else None,
-                key_name=key.name if key else None, key_data=key.public_key if key else None,
-                vm_state=states.BUILDING, task_state=None, power_state=states.NOSTATE,
-                flow_uuid=flow_uuid)
-            session.add(instance)
-            group_id = self._record_scheduling(session, instance_id, flavor_row,
-                                               volume_sizes, server_group)
-            if group_id is not None:
-                instance.request_spec = dict(request_spec, server_group_id=group_id)
-            if existing:
-                instance.request_spec = dict(
-                    instance.request_spec, boot_volume=boot_volumes.reserve(
-                        session, self.context, existing, instance_id))
-            elif boot_volume is not None:
-                instance.request_spec = dict(
-                    instance.request_spec, boot_volume=self._record_boot_volume(
-                        session, instance_id, image_row, boot_volume))
-            actions.record(session, self.context, instance_id, actions.CREATE, flow_uuid)
+            for launch_index, instance_name in enumerate(names):
+                request_spec = {'network_ids': [nic['network_id'] for nic in nics],
+                                'nics': nics, 'volume_sizes': volume_sizes,
+                                'availability_zone': availability_zone,
+                                'reservation_id': reservation_id,
+                                'launch_index': launch_index}
+                ids.append(self._record_instance(
+                    session, instance_name, flavor_row, image_row, request_spec,
+                    user_data=user_data, properties=properties, key=key,
+                    access_ips=access_ips, server_group=server_group,
+                    existing=existing, boot_volume=boot_volume))
+        return reservation_id, ids
+
+    def _record_instance(self, session, name, flavor_row, image_row, request_spec, *,
+                         user_data, properties, key, access_ips, server_group,
+                         existing, boot_volume):
+        """One instance's row, quota, group membership, boot volume and create
+        action, in the caller's transaction; its id."""
+        instance_id, flow_uuid = str(uuid.uuid4()), str(uuid.uuid4())
+        instance = models.Instance(
+            id=instance_id, name=name, project_id=self.context.project_id,
+            user_id=self.context.user_id, flavor_id=flavor_row.id,
+            image_id=image_row.id, user_data=user_data, request_spec=request_spec,
+            properties=dict(properties) if properties is not None else None,
+            key_name=key.name if key else None, key_data=key.public_key if key else None,
+            vm_state=states.BUILDING, task_state=None, power_state=states.NOSTATE,
+            flow_uuid=flow_uuid)
+        _set_access_ips(instance, access_ips)
+        session.add(instance)
+        group_id = self._record_scheduling(session, instance_id, flavor_row,
+                                           request_spec['volume_sizes'], server_group)
+        if group_id is not None:
+            instance.request_spec = dict(request_spec, server_group_id=group_id)
+        if existing:
+            instance.request_spec = dict(
+                instance.request_spec, boot_volume=boot_volumes.reserve(
+                    session, self.context, existing, instance_id))
+        elif boot_volume is not None:
+            instance.request_spec = dict(
+                instance.request_spec, boot_volume=self._record_boot_volume(
+                    session, instance_id, image_row, boot_volume))
+        actions.record(session, self.context, instance_id, actions.CREATE, flow_uuid)
         return instance_id
 
     def _image_of_volume(self, session, volume_id, image):
@@ -430,6 +508,7 @@ class ComputeAPI:
         """
         with db_api.transaction() as session:
             row = self._find(session, name_or_id, 'instance:delete')
+            locks.check_unlocked(self.context, row)
             actions.record(session, self.context, row.id, actions.DELETE)
             if row.vm_state != states.BUILDING:
                 # A boot in flight keeps its task_state until it ends; the delete
@@ -456,6 +535,7 @@ class ComputeAPI:
         allowed, task_state = power.transition(action, hard)
         with db_api.transaction() as session:
             row = self._find(session, name_or_id, 'instance:%s' % action)
+            locks.check_unlocked(self.context, row)
             instance_id = row.id
             taken = session.execute(
                 sa.update(models.Instance)

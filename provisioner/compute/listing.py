@@ -74,4 +74,8 @@ def _record(row):
             'updated_at': row.updated_at, 'launched_at': row.launched_at,
             'has_user_data': row.user_data is not None,
             'boot_from_volume': bool(spec.get('boot_volume')),
+            'access_ip_v4': row.access_ip_v4, 'access_ip_v6': row.access_ip_v6,
+            'locked_by': row.locked_by,
+            'reservation_id': spec.get('reservation_id'),
+            'launch_index': spec.get('launch_index', 0),
             'addresses': [], 'volumes': []}

@@ -224,6 +224,11 @@ class Instance(TimestampMixin, Base):
     key_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     key_data: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     launched_at: orm.Mapped[datetime.datetime | None]
+    # Nova's accessIPv4/accessIPv6: user data about how the server is reached.
+    access_ip_v4: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    access_ip_v6: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    # Who locked the server ('owner' or 'admin', as Nova), None when unlocked.
+    locked_by: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
 
 
 class InstanceEvent(Base):

@@ -23,7 +23,12 @@ _rules = [
         ('instance:start', _MEMBER, 'Start a stopped instance.', 'server start'),
         ('instance:reboot', _MEMBER, 'Reboot an instance (soft or hard).',
          'server reboot'),
-        ('instance:update', _MEMBER, 'Rename an instance.', 'server set --name'),
+        ('instance:update', _MEMBER, 'Rename an instance, set its access addresses '
+                                     'or metadata.', 'server set'),
+        ('instance:lock', _MEMBER, 'Lock an instance: then only an admin acts on it.',
+         'server lock'),
+        ('instance:unlock', _MEMBER, 'Unlock an instance (one an admin locked: admins '
+                                     'only).', 'server unlock'),
         ('instance:actions', _READER, 'List an instance\'s actions and their steps.',
          'server event list'),
         ('keypair:create', base.ANY_ROLE, 'Create or import one\'s own key pair.',

@@ -12,17 +12,21 @@ from provisioner.api.compute import flavors
 from provisioner.api.compute import flows
 from provisioner.api.compute import hypervisors
 from provisioner.api.compute import instance_actions
+from provisioner.api.compute import ips
 from provisioner.api.compute import keypairs
 from provisioner.api.compute import provisioner_ext
 from provisioner.api.compute import quotas
 from provisioner.api.compute import server_actions
 from provisioner.api.compute import server_groups
+from provisioner.api.compute import server_metadata
 from provisioner.api.compute import servers
 from provisioner.api.compute import versions
 from provisioner.api.compute import volume_attachments
 from provisioner.api import wsgi
 
-SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS, controllers=(
-    versions, servers, server_actions, instance_actions, flavors, keypairs,
-    server_groups, quotas, availability_zones, hypervisors, provisioner_ext, flows,
+SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
+                       request_id_header='x-compute-request-id', controllers=(
+    versions, servers, server_actions, server_metadata, ips, instance_actions,
+    flavors, keypairs, server_groups, quotas, availability_zones, hypervisors,
+    provisioner_ext, flows,
     volume_attachments))

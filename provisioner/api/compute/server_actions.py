@@ -1,8 +1,9 @@
 """POST /servers/{id}/action: power actions, console output, and provisioner's own.
 
-Nova's actions ``os-stop``, ``os-start``, ``reboot`` and ``os-getConsoleOutput``,
-Nova's ``addSecurityGroup`` and ``removeSecurityGroup`` (the server's ports carry
-the groups), plus two documented provisioner actions on an interrupted boot:
+Nova's actions ``os-stop``, ``os-start``, ``reboot``, ``os-getConsoleOutput``,
+``lock`` and ``unlock`` (while locked, only an admin acts on the server),
+``addSecurityGroup`` and ``removeSecurityGroup`` (the server's ports carry the
+groups), plus two documented provisioner actions on an interrupted boot:
 ``{"provisioner:resume": null}`` continues it from its last persisted step and
 ``{"provisioner:rollback": null}`` undoes every step it ran. Each power action is
 recorded (an instance action under the request's id) and carried out by its own
@@ -82,15 +83,41 @@ def _remove_security_group(req, server_id, body):
     return wsgi.empty_response(202)
 
 
+@validation.schema(schemas.LOCK)
+def _lock(req, server_id, body):
+    api = compute(req)
+    api.lock(api.server_record(server_id)['id'])
+    return wsgi.empty_response(202)
+
+
+@validation.schema(schemas.UNLOCK)
+def _unlock(req, server_id, body):
+    api = compute(req)
+    api.unlock(api.server_record(server_id)['id'])
+    return wsgi.empty_response(202)
+
+
+@validation.schema(schemas.REBUILD)
+def _rebuild(req, server_id, body):
+    # The server was found (action); re-imaging its root disk is not implemented:
+    # say so rather than answer 202 and keep the old disk.
+    raise wsgi.HTTPError(400, 'rebuild is not supported yet: provisioner cannot '
+                              're-image a server\'s root disk; delete the server and '
+                              'boot a new one from image %s' % body['imageRef'])
+
+
 # By the names schemas.ACTIONS lets through.
 ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'os-getConsoleOutput': _console_output, 'provisioner:resume': _resume,
-           'provisioner:rollback': _rollback, 'addSecurityGroup': _add_security_group,
+           'provisioner:rollback': _rollback, 'lock': _lock, 'unlock': _unlock,
+           'rebuild': _rebuild, 'addSecurityGroup': _add_security_group,
            'removeSecurityGroup': _remove_security_group}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')
-@validation.schema(schemas.ACTION)
-def action(req, server_id, body):
-    (name, argument), = body.items()
+def action(req, server_id):
+    body = req.json_body()
+    # The server first, as Nova: any action on a missing server is a 404.
+    compute(req).server_record(server_id)
+    (name, argument), = validation.validate(body, schemas.ACTION).items()
     return ACTIONS[name](req, server_id=server_id, body=argument)

@@ -157,6 +157,34 @@ def _user_data(server):
 _BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Port', 'Server group', 'Volume'}
 
 
+def _count(server):
+    """How many servers to boot: Nova's max_count (min_count if not given)."""
+    low = int(server.get('min_count', 1))
+    high = int(server.get('max_count', low))
+    if low > high:
+        raise wsgi.HTTPError(400, 'min_count (%d) must be <= max_count (%d)'
+                             % (low, high))
+    return high
+
+
+def _access_ips(server):
+    """{'v4', 'v6'} of the access addresses given (Nova's accessIPv4/accessIPv6)."""
+    return {version: server[key] for version, key in (('v4', 'accessIPv4'),
+                                                      ('v6', 'accessIPv6'))
+            if key in server}
+
+
+def _check_one_per_port(nics, count):
+    """A port or a fixed address is one server's (Nova's 400 for several)."""
+    if count > 1 and any(isinstance(nic, dict) for nic in nics):
+        raise wsgi.HTTPError(400, 'Unable to launch multiple instances with a single '
+                                  'configured port or fixed IP.')
+
+
+def _true(value):
+    return str(value).lower() in ('true', '1', 'on', 'yes', 'y', 't')
+
+
 @wsgi.route('POST', '/v2.1/servers')
 @validation.schema(schemas.CREATE)
 def create(req, body):
@@ -164,21 +192,27 @@ def create(req, body):
     hints = body.get('OS-SCH-HNT:scheduler_hints') or body.get('os:scheduler_hints') \
         or {}
     image, volume_sizes, boot_volume = _volumes_and_image(server)
+    count = _count(server)
+    nics = _networks(req, server)
+    _check_one_per_port(nics, count)
     try:
-        instance_id = compute(req).create_instance(
-            server['name'], _ref_id(server['flavorRef']), image,
-            _networks(req, server), volume_sizes, _user_data(server),
-            availability_zone=server.get('availability_zone'),
+        reservation_id, instance_ids = compute(req).create_instances(
+            server['name'], _ref_id(server['flavorRef']), image, nics, volume_sizes,
+            _user_data(server), availability_zone=server.get('availability_zone'),
             server_group=hints.get('group'), properties=server.get('metadata'),
-            key_name=server.get('key_name'), boot_volume=boot_volume)
+            key_name=server.get('key_name'), boot_volume=boot_volume,
+            access_ips=_access_ips(server), count=count)
     except exception.NotFound as exc:
         if exc.kwargs.get('kind') in _BAD_REFERENCE:
             raise wsgi.HTTPError(400, str(exc)) from None
         raise
-    req.deployment.dispatcher.boot(instance_id)
-    return wsgi.json_response({'server': views.created(req, instance_id)}, 202,
+    for instance_id in instance_ids:
+        req.deployment.dispatcher.boot(instance_id)
+    if _true(server.get('return_reservation_id', False)):
+        return wsgi.json_response({'reservation_id': reservation_id}, 202)
+    return wsgi.json_response({'server': views.created(req, instance_ids[0])}, 202,
                               {'Location': urls.service_url(req, 'v2.1', 'servers',
-                                                            instance_id)})
+                                                            instance_ids[0])})
 
 
 # -- list and show -------------------------------------------------------------------
@@ -201,7 +235,7 @@ def _list_filters(req):
     status = params.get('status')
     if status:
         if status.upper() not in _STATUS_FILTER:
-            return None, all_projects, filters  # nothing has an unknown status
+            return status, all_projects, filters  # nothing has an unknown status
         filters['vm_states'] = _STATUS_FILTER[status.upper()]
     for param, key in (('flavor', 'flavor_id'), ('image', 'image_id'),
                        ('key_name', 'key_name'), ('user_id', 'user_id')):
@@ -237,6 +271,9 @@ def _servers(req):
         return []
     servers = compute(req).server_records(all_projects=all_projects, **filters)
     name, ip = req.GET.get('name'), req.GET.get('ip')
+    reservation_id = req.GET.get('reservation_id')
+    if reservation_id:
+        servers = [s for s in servers if s['reservation_id'] == reservation_id]
     if name:
         servers = [s for s in servers if _matches(name, s['name'])]
     if ip:
@@ -285,9 +322,9 @@ def show(req, server_id):
 def update(req, server_id, body):
     api = compute(req)
     server = api.server_record(server_id)
-    if 'name' in body['server']:
-        api.rename(server['id'], body['server']['name'])
-    return wsgi.json_response({'server': views.detail(req, api.server_record(
+    api.update(server['id'], name=body['server'].get('name'),
+               access_ips=_access_ips(body['server']))
+    return wsgi.json_response({'server': views.updated(req, api.server_record(
         server['id']))})
 
 

@@ -21,6 +21,7 @@ from provisioner.api import wsgi
 MIN_VERSION = (2, 1)
 MAX_VERSION = (2, 5)
 UPDATED = '2013-07-23T11:33:21Z'
+LEGACY_UPDATED = '2011-01-21T11:33:21Z'
 MICROVERSIONS = microversions.Microversions(
     'compute', MIN_VERSION, MAX_VERSION, legacy_header='X-OpenStack-Nova-API-Version')
 
@@ -36,9 +37,18 @@ def version_document(req):
                                      'version=2.1'}]}
 
 
+def legacy_version_document(req):
+    """v2.0, as Nova lists it: the 2.1 API without microversions (SUPPORTED)."""
+    return {'id': 'v2.0', 'status': 'SUPPORTED', 'version': '', 'min_version': '',
+            'updated': LEGACY_UPDATED,
+            'links': [{'rel': 'self',
+                       'href': '%s/compute/v2/' % urls.public_base_url(req)}]}
+
+
 @wsgi.route('GET', '/', public=True)
 def versions(req):
-    return wsgi.json_response({'versions': [version_document(req)]})
+    return wsgi.json_response({'versions': [legacy_version_document(req),
+                                            version_document(req)]})
 
 
 @wsgi.route('GET', '/v2.1', public=True)

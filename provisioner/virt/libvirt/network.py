@@ -104,8 +104,15 @@ def add_dhcp_host(conn, name, mac, ip, hostname=None):
     """Make dnsmasq give ``ip`` to ``mac``, replacing what it held for either."""
     network = _require(conn, name)
     mac = mac.lower()
+    entries = dhcp_hosts(conn, name)
+    if hostname and any(e.name == hostname and (e.mac or '').lower() != mac
+                        and e.ip != ip for e in entries):
+        # libvirt takes a host name once per network, and server names may repeat
+        # (Nova's): this entry goes without one; the guest still has its hostname
+        # from the config drive.
+        hostname = None
     wanted = config.NetworkDhcpHost(mac, ip, hostname)
-    for entry in dhcp_hosts(conn, name):
+    for entry in entries:
         same_mac = (entry.mac or '').lower() == mac
         if same_mac and entry.ip == ip and entry.name == hostname:
             return  # already there

@@ -107,6 +107,15 @@ def test_server_list_and_show(openstack, server, keypair):
     assert shown['flavor'] and shown['image']
 
 
+def test_server_set_and_unset_property(openstack, server):
+    openstack.run('server', 'set', '--property', 'role=web', '--property', 'tier=1', VM)
+    properties = openstack.json('server', 'show', VM)['properties']
+    assert (properties['role'], properties['tier']) == ('web', '1'), properties
+    openstack.run('server', 'unset', '--property', 'role', VM)
+    properties = openstack.json('server', 'show', VM)['properties']
+    assert 'role' not in properties and properties['tier'] == '1', properties
+
+
 def test_server_event_list_and_show_every_step(openstack, server):
     events = openstack.json('server', 'event', 'list', VM)
     creates = [e for e in events if e['Action'] == 'create']

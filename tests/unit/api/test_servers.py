@@ -209,7 +209,13 @@ def test_list_pages_with_limit_and_marker(application, cloud):
     ({'server': {'name': 'x', 'flavorRef': 'tiny', 'imageRef': 'guest',
                  'key_name': 'nope'}}, 400),
     ({'server': {'name': 'x', 'flavorRef': 'tiny', 'imageRef': 'guest',
-                 'max_count': 3}}, 400),
+                 'min_count': 3, 'max_count': 2}}, 400),
+    ({'server': {'name': 'x', 'flavorRef': 'tiny', 'imageRef': 'guest',
+                 'max_count': 0}}, 400),
+    ({'server': {'name': 'x', 'flavorRef': 'tiny', 'imageRef': 'guest',
+                 'accessIPv4': '1.1.1.1.1'}}, 400),
+    ({'server': {'name': 'x', 'flavorRef': 'tiny', 'imageRef': 'guest',
+                 'accessIPv6': 'notvalid'}}, 400),
 ])
 def test_bad_requests_create_nothing(application, cloud, body, status):
     response = call(application, 'POST', '/compute/v2.1/servers', body, cloud['token'])
@@ -283,7 +289,9 @@ def test_a_reader_sees_a_server_but_cannot_resume_roll_back_or_delete_it(
 def test_version_documents_need_no_token(application):
     versions = call(application, 'GET', '/compute/')
     assert versions.status_int == 200
-    [version] = versions.json['versions']
+    legacy, version = versions.json['versions']
+    assert (legacy['id'], legacy['status'], legacy['version']) == ('v2.0', 'SUPPORTED',
+                                                                   '')
     assert (version['min_version'], version['version']) == ('2.1', '2.5')
     assert version['links'][0]['href'].endswith('/compute/v2.1/')
 
@@ -340,10 +348,6 @@ def test_every_action_the_schema_lets_through_has_a_handler():
 def test_what_provisioner_cannot_honour_is_refused_by_the_schema_saying_why(
         application, cloud):
     cases = [
-        ({'min_count': '2'}, 'min_count=2 is not supported: provisioner creates one '
-                             'server per request'),
-        ({'max_count': 3}, 'max_count=3 is not supported: provisioner creates one '
-                           'server per request'),
         ({'personality': [{'path': '/etc/x', 'contents': ''}]},
          'personality is not supported: files reach the guest as user_data'),
         ({'block_device_mapping': [{}]}, 'block_device_mapping (v1) is not supported: '
@@ -361,5 +365,6 @@ def test_what_provisioner_cannot_honour_is_refused_by_the_schema_saying_why(
         assert response.status_int == 400, response.text
         assert response.json == {'badRequest': {'code': 400, 'message': message}}
     assert instance_count() == 0
-    for index, count in enumerate((1, '1', '01')):  # one per request, however written
+    for index, count in enumerate((1, '1', '01')):  # a count however written
         boot(application, cloud, name='vm%d' % index, min_count=count, max_count=count)
+    assert instance_count() == 3

@@ -199,6 +199,17 @@ def test_capacity(driver):
     assert driver.capacity()['hypervisor_type'] == 'qemu'
 
 
+def test_a_dhcp_host_name_taken_on_the_network_is_left_out(driver, net):
+    """libvirt refuses a second entry of one name; servers' names may repeat."""
+    driver.ensure_network(net)
+    driver.reserve_dhcp(net, MAC, '10.9.0.11', 'web')
+    driver.reserve_dhcp(net, '52:54:00:00:00:02', '10.9.0.12', 'web')
+    driver.reserve_dhcp(net, '52:54:00:00:00:02', '10.9.0.12', 'web')
+    assert driver.dhcp_hosts(net) == [
+        {'mac': MAC, 'ip': '10.9.0.11', 'name': 'web'},
+        {'mac': '52:54:00:00:00:02', 'ip': '10.9.0.12', 'name': None}]
+
+
 def test_dhcp_hostname_from_a_display_name(driver, net):
     driver.ensure_network(net)
     driver.reserve_dhcp(net, MAC, '10.9.0.11', '<Web> & "1"')

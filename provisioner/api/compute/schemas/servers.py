@@ -1,8 +1,8 @@
 """JSON schemas of the server requests, as Nova's schemas/servers.py (2.1 - 2.5).
 
 Nova's fields that provisioner cannot honour are known to the schema, which
-refuses a value it cannot honour with a 400 that says why ("min_count=2 is not
-supported: provisioner creates one server per request").
+refuses a value it cannot honour with a 400 that says why ("personality is not
+supported: files reach the guest as user_data").
 """
 
 from provisioner.api.compute.schemas import parameter_types
@@ -54,11 +54,15 @@ def _unsupported(why, keyword, field='{key}'):
     return {'errorMessage': {keyword: '%s is not supported: %s' % (field, why)}}
 
 
-# provisioner creates one server per request: a count is 1 (an integer or its digits).
-_one = dict(_int_or_string,
-            anyOf=[{'const': 1}, {'type': 'string', 'pattern': '^0*1$'}],
-            **_unsupported('provisioner creates one server per request', 'anyOf',
-                           '{key}={value}'))
+# How many servers a request boots: at least 1, an integer or its digits (Nova's).
+_count = dict(_int_or_string, anyOf=[{'type': 'integer', 'minimum': 1},
+                                     {'type': 'string', 'pattern': '^0*[1-9][0-9]*$'}],
+              errorMessage={'anyOf': '{key} must be an integer of at least 1, not '
+                                     '{value!r}'})
+
+# Nova's access addresses: user data, kept and shown, in the form of an address.
+ACCESS_IPV4 = {'type': 'string', 'format': 'ipv4'}
+ACCESS_IPV6 = {'type': 'string', 'format': 'ipv6'}
 
 # Guest networks are isolated: "default" is the one security group there is.
 _default_group = dict({'type': 'string', 'enum': ['default']}, **_unsupported(
@@ -81,8 +85,8 @@ CREATE = {
                 'metadata': _metadata,
                 'networks': {'type': 'array', 'items': _network},
                 'OS-DCF:diskConfig': {'enum': ['AUTO', 'MANUAL']},
-                'accessIPv4': {'type': 'string'},
-                'accessIPv6': {'type': 'string'},
+                'accessIPv4': ACCESS_IPV4,
+                'accessIPv6': ACCESS_IPV6,
                 'personality': dict({'type': 'array', 'maxItems': 0}, **_unsupported(
                     'files reach the guest as user_data', 'maxItems')),
                 'block_device_mapping': dict({'type': 'array', 'maxItems': 0},
@@ -96,8 +100,8 @@ CREATE = {
                 'availability_zone': {'type': 'string', 'minLength': 1,
                                       'maxLength': 255},
                 'config_drive': _bool,
-                'min_count': _one,
-                'max_count': _one,
+                'min_count': _count,
+                'max_count': _count,
                 'return_reservation_id': _bool,
                 'security_groups': {'type': 'array', 'items': {
                     'type': 'object', 'properties': {'name': _default_group},
@@ -120,10 +124,8 @@ UPDATE = {
             'type': 'object',
             'properties': {
                 'name': _name,
-                'accessIPv4': dict({'type': 'string', 'maxLength': 0}, **_unsupported(
-                    'guest networks are isolated', 'maxLength')),
-                'accessIPv6': dict({'type': 'string', 'maxLength': 0}, **_unsupported(
-                    'guest networks are isolated', 'maxLength')),
+                'accessIPv4': ACCESS_IPV4,
+                'accessIPv6': ACCESS_IPV6,
                 'OS-DCF:diskConfig': {'enum': ['AUTO', 'MANUAL']}},
             'additionalProperties': False,
         },
@@ -134,8 +136,8 @@ UPDATE = {
 
 # POST /servers/{id}/action: exactly one action, by its name; its argument is then
 # checked by the action's own schema.
-ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput',
-           'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
+ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput', 'lock', 'unlock',
+           'rebuild', 'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
            'removeSecurityGroup')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
@@ -153,6 +155,21 @@ REBOOT = {'type': 'object',
           'properties': {'type': {'type': 'string', 'pattern': '^(SOFT|HARD|soft|hard)$'}},
           'required': ['type'], 'additionalProperties': False}
 
+# Nova's rebuild (2.1): a new image for the server, with a name, metadata and access
+# addresses if given.
+REBUILD = {'type': 'object',
+           'properties': {
+               'imageRef': {'type': 'string', 'minLength': 1},
+               'name': _name,
+               'adminPass': {'type': 'string'},
+               'metadata': _metadata,
+               'preserve_ephemeral': parameter_types.BOOLEAN,
+               'OS-DCF:diskConfig': {'enum': ['AUTO', 'MANUAL']},
+               'accessIPv4': ACCESS_IPV4,
+               'accessIPv6': ACCESS_IPV6,
+               'personality': {'type': 'array', 'maxItems': 0}},
+           'required': ['imageRef'], 'additionalProperties': False}
+
 CONSOLE_OUTPUT = {'type': ['object', 'null'],
                   'properties': {'length': {
                       'type': ['integer', 'string', 'null'], 'pattern': '^-?[0-9]+$',
@@ -168,4 +185,8 @@ def _no_argument(action):
 
 
 RESUME = _no_argument('provisioner:resume')
+# Nova reads nothing of lock's and unlock's argument before 2.73 (locked_reason):
+# clients send null or {}.
+LOCK = UNLOCK = {'type': ['object', 'null'], 'properties': {},
+                 'additionalProperties': False}
 ROLLBACK = _no_argument('provisioner:rollback')

@@ -28,9 +28,15 @@ def created(req, keypair, private_key=None):
     return view
 
 
+def integer_id(keypair):
+    """Nova's key pair id is its row's integer; provisioner's is a uuid, of which
+    the first 32 bits stand in for it (stable; nothing is looked up by it)."""
+    return int(keypair['id'].replace('-', '')[:8], 16)
+
+
 def show(req, keypair):
     view = _view(req, keypair, _CREATE_FIELDS)
-    view.update({'id': keypair['id'], 'deleted': False, 'deleted_at': None,
+    view.update({'id': integer_id(keypair), 'deleted': False, 'deleted_at': None,
                  'updated_at': None,
                  'created_at': common.object_time(keypair['created_at'])})
     return view

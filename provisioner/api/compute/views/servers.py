@@ -51,14 +51,23 @@ def _image(req, server):
             'links': urls.links(req, 'v2.1', 'images', server['image_id'])[1:]}
 
 
-def detail(req, server, user_data=None):
-    """The server as GET /servers/{id} shows it at req.api_version."""
-    version = req.api_version
-    is_admin = req.context.is_admin
-    status = server['status']
+def _addresses_of_network(server, network):
+    return [{'version': 4, 'addr': a['ip']} for a in server['addresses']
+            if a['network'] == network]
+
+
+def addresses(server):
+    """GET /servers/{id}/ips: the addresses by network label, without extensions."""
+    return {network: _addresses_of_network(server, network)
+            for network in dict.fromkeys(a['network'] for a in server['addresses'])}
+
+
+def updated(req, server):
+    """The server as PUT /servers/{id} and rebuild answer it: Nova's base view,
+    without the extended attributes the show view adds."""
     view = basic(req, server)
     view.update({
-        'status': status,
+        'status': server['status'],
         'tenant_id': server['project_id'],
         'user_id': server['user_id'],
         'metadata': server['metadata'],
@@ -69,10 +78,25 @@ def detail(req, server, user_data=None):
                                          server['flavor_id'])[1:]},
         'created': common.isotime(server['created_at']),
         'updated': common.isotime(server['updated_at']),
-        'addresses': _addresses(server),
-        'accessIPv4': '',
-        'accessIPv6': '',
+        'addresses': addresses(server),
+        'accessIPv4': server.get('access_ip_v4') or '',
+        'accessIPv6': server.get('access_ip_v6') or '',
         'OS-DCF:diskConfig': 'MANUAL',
+    })
+    if server['status'] in _PROGRESS:
+        view['progress'] = _PROGRESS[server['status']]
+    if server['status'] in ('ERROR', 'DELETED'):
+        view['fault'] = _fault(server)
+    return view
+
+
+def detail(req, server, user_data=None):
+    """The server as GET /servers/{id} shows it at req.api_version."""
+    version = req.api_version
+    is_admin = req.context.is_admin
+    view = updated(req, server)
+    view.update({
+        'addresses': _addresses(server),
         'OS-EXT-AZ:availability_zone': server['availability_zone'] or (
             'nova' if server['host'] else ''),
         'config_drive': 'True',
@@ -89,10 +113,6 @@ def detail(req, server, user_data=None):
                                      if version >= (2, 3) else {}))
             for v in server['volumes']],
     })
-    if status in _PROGRESS:
-        view['progress'] = _PROGRESS[status]
-    if status in ('ERROR', 'DELETED'):
-        view['fault'] = _fault(server)
     if is_admin:
         view['OS-EXT-SRV-ATTR:host'] = server['host']
         view['OS-EXT-SRV-ATTR:instance_name'] = 'instance-%s' % server['id']
@@ -104,8 +124,9 @@ def detail(req, server, user_data=None):
 
 def _extended_attributes(server, user_data):
     """2.3: what an admin sees of how the server was built."""
-    return {'OS-EXT-SRV-ATTR:reservation_id': 'r-%s' % server['id'][:8],
-            'OS-EXT-SRV-ATTR:launch_index': 0,
+    return {'OS-EXT-SRV-ATTR:reservation_id': server.get('reservation_id') or
+            'r-%s' % server['id'][:8],
+            'OS-EXT-SRV-ATTR:launch_index': server.get('launch_index') or 0,
             'OS-EXT-SRV-ATTR:hostname': naming.hostname(server['name']),
             'OS-EXT-SRV-ATTR:kernel_id': '',
             'OS-EXT-SRV-ATTR:ramdisk_id': '',
