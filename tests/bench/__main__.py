@@ -27,7 +27,8 @@ from tests.bench import startup
 BENCHES = {'flow': flow_overhead.run, 'real': real_boot.run,
            'scheduler': scheduler.run, 'distributed': distributed.run,
            'api': api.run, 'images': images.run, 'memory': memory.run,
-           'engine-memory': engine_memory.run, 'startup': startup.run}
+           'engine-memory': engine_memory.run, 'engine-rss': engine_memory.run_untraced,
+           'startup': startup.run}
 
 
 def main(argv):

@@ -9,7 +9,10 @@ tracemalloc baseline; at the end it writes the allocations alive that were made
 since, by line: "flat beyond caches with a bound", or the lines that keep growing.
 
 Levelled: an engine's RSS grew by less than LEVEL_MIB over the second half of the
-waves. tracemalloc slows the engines: boots/s here are not the throughput figure.
+waves. tracemalloc slows the engines (a wave takes minutes on 2 cores, where the
+plain daemons take about 30 s): ``engine-rss`` (run_untraced) runs the same waves
+on the plain engines, for the RSS curve alone. Boots/s here are not the throughput
+figure.
 """
 
 import os
@@ -48,12 +51,12 @@ def _signal_engines(dep):
     time.sleep(5)  # a snapshot of a traced heap takes a few seconds
 
 
-def _measure(dep, root, figures):
+def _measure(dep, root, figures, traced=True):
     traces = root / 'traces'
     traces.mkdir()
     dep.env['PROVISIONER_BENCH_TRACES'] = str(traces)
     figures['rss'] = []
-    distributed._prepare(dep, root, engine_module=TRACED)
+    distributed._prepare(dep, root, engine_module=TRACED if traced else None)
     api = distributed._client(dep)
     session = api._session
     for number in range(WAVES):
@@ -65,9 +68,10 @@ def _measure(dep, root, figures):
               % ((number + 1) * WAVE, time.monotonic() - started, states,
                  ', '.join('%s %.1f MiB' % kv for kv in sorted(rss.items()))),
               flush=True)
-        if number + 1 == WARM_UP:
+        if traced and number + 1 == WARM_UP:
             _signal_engines(dep)
-    _signal_engines(dep)
+    if traced:
+        _signal_engines(dep)
     half = figures['rss'][len(figures['rss']) // 2]['mib']
     last = figures['rss'][-1]['mib']
     figures['growth_second_half_mib'] = {h: last[h] - half[h] for h in last}
@@ -84,3 +88,9 @@ def _measure(dep, root, figures):
 
 def run():
     return distributed.on_a_deployment('provisioner-bench-mem-', 'pbm', _measure)
+
+
+def run_untraced():
+    return distributed.on_a_deployment(
+        'provisioner-bench-rss-', 'pbr',
+        lambda dep, root, figures: _measure(dep, root, figures, traced=False))
