@@ -5,6 +5,7 @@ A port belongs to its project. One made here is unbound until a boot takes it
 is refused: detaching it would need a hot-unplug from the running guest.
 """
 
+import functools
 import uuid
 
 import sqlalchemy as sa
@@ -14,6 +15,7 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner.network import ipam
+from provisioner.network import ownership
 from provisioner.network import security_groups
 from provisioner.quota import networks as network_quotas
 from provisioner.network import service
@@ -52,15 +54,9 @@ def _fixed_ip(net, fixed_ips):
     return wanted.get('ip_address')
 
 
-def _visible(context, port):
-    return context.is_admin or port.project_id == context.project_id
-
-
 def _row(session, context, port_id):
-    port = session.get(models.Port, port_id)
-    if port is None or not _visible(context, port):
-        raise exception.NotFound(kind='Port', name=port_id)
-    return port
+    return ownership.get(session, context, models.Port, port_id,
+                         functools.partial(exception.NotFound, kind='Port'))
 
 
 def list_ports(context):

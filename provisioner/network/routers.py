@@ -15,6 +15,7 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner.network import ipam
+from provisioner.network import ownership
 from provisioner.network import service
 from provisioner import policy
 from provisioner.quota import networks as network_quotas
@@ -40,15 +41,8 @@ class InterfaceNotFound(exception.NotFound):
     msg_fmt = '%(name)s'
 
 
-def _visible(context, row):
-    return context.is_admin or row.project_id == context.project_id
-
-
 def _row(session, context, router_id):
-    router = session.get(models.Router, router_id)
-    if router is None or not _visible(context, router):
-        raise RouterNotFound(name=router_id)
-    return router
+    return ownership.get(session, context, models.Router, router_id, RouterNotFound)
 
 
 def _interfaces(session, router_id):
@@ -79,7 +73,7 @@ def list_routers(context):
     with db_api.transaction() as session:
         rows = session.execute(sa.select(models.Router)
                                .order_by(models.Router.created_at)).scalars()
-        return [_router_dict(r) for r in rows if _visible(context, r)]
+        return [_router_dict(r) for r in rows if ownership.visible(context, r)]
 
 
 def show_router(context, router_id):

@@ -14,6 +14,7 @@ from sqlalchemy import exc as sa_exc
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner.network import ownership
 from provisioner.network import sg_rules
 from provisioner import policy
 from provisioner.quota import networks as network_quotas
@@ -52,15 +53,9 @@ class RuleExists(exception.Conflict):
     msg_fmt = 'Security group rule already exists. Rule id is %(rule_id)s.'
 
 
-def _visible(context, row):
-    return context.is_admin or row.project_id == context.project_id
-
-
 def _group_row(session, context, group_id):
-    group = session.get(models.SecurityGroup, group_id)
-    if group is None or not _visible(context, group):
-        raise SecurityGroupNotFound(name=group_id)
-    return group
+    return ownership.get(session, context, models.SecurityGroup, group_id,
+                         SecurityGroupNotFound)
 
 
 def _rule_dict(rule, default_group):
@@ -130,7 +125,7 @@ def list_groups(context):
     with db_api.transaction() as session:
         rows = session.execute(sa.select(models.SecurityGroup)
                                .order_by(models.SecurityGroup.created_at)).scalars()
-        return [_group_dict(session, g) for g in rows if _visible(context, g)]
+        return [_group_dict(session, g) for g in rows if ownership.visible(context, g)]
 
 
 def show_group(context, group_id):
@@ -201,9 +196,8 @@ def list_rules(context):
 def show_rule(context, rule_id):
     policy.authorize(context, 'security_group:show')
     with db_api.transaction() as session:
-        rule = session.get(models.SecurityGroupRule, rule_id)
-        if rule is None or not _visible(context, rule):
-            raise RuleNotFound(name=rule_id)
+        rule = ownership.get(session, context, models.SecurityGroupRule, rule_id,
+                             RuleNotFound)
         group = session.get(models.SecurityGroup, rule.security_group_id)
         return _rule_dict(rule, group.default_of is not None)
 
@@ -231,9 +225,8 @@ def create_rule(context, rule):
 
 def delete_rule(context, rule_id):
     with db_api.transaction() as session:
-        rule = session.get(models.SecurityGroupRule, rule_id)
-        if rule is None or not _visible(context, rule):
-            raise RuleNotFound(name=rule_id)
+        rule = ownership.get(session, context, models.SecurityGroupRule, rule_id,
+                             RuleNotFound)
         policy.authorize(context, 'security_group:update',
                          {'project_id': rule.project_id})
         session.delete(rule)
@@ -276,7 +269,7 @@ def _by_name_or_id(session, context, name):
     """A group the caller sees, by id or by name (Nova's actions name it); a name
     several of the caller's groups have is ambiguous (409, as Nova)."""
     group = session.get(models.SecurityGroup, name)
-    if group is not None and _visible(context, group):
+    if group is not None and ownership.visible(context, group):
         return group
     named = [g for g in session.execute(sa.select(models.SecurityGroup).where(
         models.SecurityGroup.name == name)).scalars()

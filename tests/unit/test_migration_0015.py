@@ -1,21 +1,11 @@
 """Migration 0015: volumes made before it have no metadata, image metadata nor
 read-only flag."""
 
-from alembic import command
 import sqlalchemy as sa
 
 from provisioner.db import api as db_api
-from provisioner.db import migration
 from provisioner.db import models
-
-
-def _migrate(revision):
-    with db_api.get_engine().connect() as conn, \
-            migration._sqlite_foreign_keys_off(conn), conn.begin():
-        if revision == 'head':
-            command.upgrade(migration._alembic_config(conn), 'head')
-        else:
-            command.downgrade(migration._alembic_config(conn), revision)
+from tests.unit.test_migrations import _migrate
 
 
 def _columns():

@@ -58,16 +58,8 @@ def _migrate(revision):
             command.downgrade(migration._alembic_config(conn), revision)
 
 
-def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
-    migrate = _migrate
-
-    def columns(table):
-        with db_api.get_engine().connect() as conn:
-            return {c['name'] for c in sa.inspect(conn).get_columns(table)}
-
-    migrate('0012')
-    assert 'description' not in columns('networks') | columns('ports')
-    assert 'subnet_description' not in columns('networks')
+def _insert_a_network_with_a_port():
+    """net1 (10.5.0.0/24) and its port p1 (10.5.0.9), as rows of an older schema."""
     with db_api.get_engine().begin() as conn:
         conn.execute(sa.text(
             "INSERT INTO networks (id, name, cidr, gateway, dhcp_start, dhcp_end, "
@@ -78,6 +70,19 @@ def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
             "INSERT INTO ports (id, network_id, mac, ip, name, boot_made, created_at) "
             "VALUES ('p1', 'n1', 'fa:16:3e:05:00:09', '10.5.0.9', 'port1', 0, "
             "'2026-01-01 00:00:00')"))
+
+
+def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
+    migrate = _migrate
+
+    def columns(table):
+        with db_api.get_engine().connect() as conn:
+            return {c['name'] for c in sa.inspect(conn).get_columns(table)}
+
+    migrate('0012')
+    assert 'description' not in columns('networks') | columns('ports')
+    assert 'subnet_description' not in columns('networks')
+    _insert_a_network_with_a_port()
     migrate('head')
     assert migration.current_revision() == migration.SCHEMA_HEAD
     with db_api.transaction() as session:
@@ -130,16 +135,7 @@ def test_0014_lets_a_project_with_servers_go_and_images_share_a_name():
 
 def test_0016_keeps_ports_and_networks_and_adds_security_groups():
     _migrate('0015')
-    with db_api.get_engine().begin() as conn:
-        conn.execute(sa.text(
-            "INSERT INTO networks (id, name, cidr, gateway, dhcp_start, dhcp_end, "
-            "subnet_id, subnet_name, created_at) VALUES ('n1', 'net1', '10.5.0.0/24', "
-            "'10.5.0.1', '10.5.0.2', '10.5.0.254', 's1', 'sub1', "
-            "'2026-01-01 00:00:00')"))
-        conn.execute(sa.text(
-            "INSERT INTO ports (id, network_id, mac, ip, name, boot_made, created_at) "
-            "VALUES ('p1', 'n1', 'fa:16:3e:05:00:09', '10.5.0.9', 'port1', 0, "
-            "'2026-01-01 00:00:00')"))
+    _insert_a_network_with_a_port()
     _migrate('head')
     with db_api.transaction() as session:
         port = session.get(models.Port, 'p1')
