@@ -7,13 +7,20 @@ already plugged in is found by its source file and adopted, so a step run again
 after a crash attaches nothing twice.
 """
 
+import logging
 import time
 
 from provisioner import exception
 from provisioner.virt.libvirt import config
 from provisioner.virt.libvirt import designer
 
+LOG = logging.getLogger(__name__)
+
 SERIAL_LENGTH = 20  # virtio-blk keeps this many characters of a serial
+# A guest still booting (its ACPI hotplug handler not yet loaded) ignores an unplug
+# request: it is sent again this often while the guest holds the disk, as Nova's
+# libvirt driver retries a detach.
+DETACH_RESEND_S = 5.0
 
 
 def _targets(guest):
@@ -73,10 +80,24 @@ def detach(guest, path, volume_id, timeout, interval=0.2):
     if not guest.is_active() or guest.disks(live=True).get(target) != path:
         return
     guest.detach_device(xml, persistent=False)
-    deadline = time.monotonic() + timeout
+    started = time.monotonic()
+    deadline, resend_at = started + timeout, started + DETACH_RESEND_S
     while guest.is_active() and guest.disks(live=True).get(target) == path:
-        if time.monotonic() >= deadline:
+        now = time.monotonic()
+        if now >= deadline:
             raise exception.HypervisorError(
                 reason='the guest of %s did not release disk %s within %d s'
                        % (guest.name, target, timeout))
+        if now >= resend_at:
+            resend_at = now + DETACH_RESEND_S
+            _request_unplug_again(guest, xml, target)
         time.sleep(interval)
+
+
+def _request_unplug_again(guest, xml, target):
+    """Ask once more; a refusal (libvirt: the unplug is still pending) only means
+    the first request stands, and the wait goes on."""
+    try:
+        guest.detach_device(xml, persistent=False)
+    except exception.HypervisorError as exc:
+        LOG.debug('Unplug of %s from %s asked again: %s', target, guest.name, exc)
