@@ -167,6 +167,28 @@ class Network(TimestampMixin, Base):
     # [{"destination": CIDR, "nexthop": IP}]: DHCP's classless static routes.
     host_routes: orm.Mapped[list] = orm.mapped_column(sa.JSON, default=list,
                                                       server_default='[]')
+    # The subnet pool the subnet was carved from (null: its CIDR was given).
+    subnetpool_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.ForeignKey('subnet_pools.id'))
+
+
+class SubnetPool(TimestampMixin, Base):
+    """Neutron's subnet pool: IPv4 prefixes that subnets are carved from, each at
+    most ``max_prefixlen`` and at least ``min_prefixlen`` long; ``default_quota``
+    (null: none) bounds the addresses one project's subnets take of it."""
+
+    __tablename__ = 'subnet_pools'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), index=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    prefixes: orm.Mapped[list] = orm.mapped_column(sa.JSON)
+    min_prefixlen: orm.Mapped[int]
+    max_prefixlen: orm.Mapped[int]
+    default_prefixlen: orm.Mapped[int]
+    default_quota: orm.Mapped[int | None]
+    shared: orm.Mapped[bool] = orm.mapped_column(default=False)
+    is_default: orm.Mapped[bool] = orm.mapped_column(default=False)
 
 
 class Host(Base):

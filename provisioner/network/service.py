@@ -58,7 +58,8 @@ def network_info(net):
                 shared=bool(net.shared or net.project_id is None),
                 created_at=net.created_at, subnet_id=net.subnet_id,
                 subnet_name=net.subnet_name, description=net.description or '',
-                subnet_description=net.subnet_description or '')
+                subnet_description=net.subnet_description or '',
+                subnetpool_id=net.subnetpool_id)
 
 
 def visible(context, net):
@@ -228,16 +229,23 @@ def _check_overlap(session, cidr):
 
 def create_subnet(context, network_id, cidr, name='', gateway=addressing.DEFAULT,
                   pools=None, enable_dhcp=True, dns_nameservers=(), description='',
-                  host_routes=()):
-    """Give a network its one subnet; refused if it has one or the CIDR overlaps."""
-    plan = addressing.plan(cidr, gateway, pools, dns_nameservers, host_routes)
+                  host_routes=(), allocate=None):
+    """Give a network its one subnet; refused if it has one or the CIDR overlaps.
+    ``allocate(network's project id)``, when given, carves the CIDR from a subnet
+    pool: (pool id, CIDR)."""
     with db_api.transaction() as session:
         net = get_row(session, context, network_id)
         _owned(context, 'subnet:create', net)
-    return add_subnet(network_id, plan, name, enable_dhcp, description)
+        project_id = net.project_id
+    subnetpool_id = None
+    if allocate is not None:
+        subnetpool_id, cidr = allocate(project_id)
+    plan = addressing.plan(cidr, gateway, pools, dns_nameservers, host_routes)
+    return add_subnet(network_id, plan, name, enable_dhcp, description, subnetpool_id)
 
 
-def add_subnet(network_id, plan, name='', enable_dhcp=True, description=''):
+def add_subnet(network_id, plan, name='', enable_dhcp=True, description='',
+               subnetpool_id=None):
     """Give the network the subnet ``plan`` (addressing.plan) (policy-free)."""
     validation.check({'name': name or None, 'description': description}, SUBNET)
     with db_api.transaction() as session:
@@ -258,6 +266,7 @@ def add_subnet(network_id, plan, name='', enable_dhcp=True, description=''):
         net.subnet_id, net.subnet_name = str(uuid.uuid4()), name or ''
         net.subnet_description = description
         net.enable_dhcp = bool(enable_dhcp)
+        net.subnetpool_id = subnetpool_id
         session.flush()
         return network_info(net)
 
@@ -334,4 +343,4 @@ def delete_subnet(context, subnet_id, unplug):
                         .values(cidr=None, gateway=None, dhcp_start=None, dhcp_end=None,
                                 subnet_id=None, subnet_name='',
                                 subnet_description='', enable_dhcp=True,
-                                dns_nameservers=[]))
+                                dns_nameservers=[], subnetpool_id=None))

@@ -139,7 +139,23 @@ _network_rules = [
 ] + _owned_rules('subnet', '/network/v2.0/subnets') \
   + _owned_rules('port', '/network/v2.0/ports') \
   + _owned_rules('security_group', '/network/v2.0/security-groups') \
-  + _owned_rules('router', '/network/v2.0/routers') + [
+  + _owned_rules('router', '/network/v2.0/routers') \
+  + _owned_rules('subnetpool', '/network/v2.0/subnetpools') + [
+      policy.DocumentedRuleDefault('subnetpool:list', base.ANY_ROLE,
+                                   'List the subnet pools of the project and the '
+                                   'shared ones (an admin: all).',
+                                   _api('GET', '/network/v2.0/subnetpools')),
+      policy.DocumentedRuleDefault('subnetpool:show', base.ANY_ROLE,
+                                   'Show a subnet pool of the project or a shared one.',
+                                   _api('GET', '/network/v2.0/subnetpools/{subnetpool_id}')),
+      policy.DocumentedRuleDefault('subnetpool:create:shared', base.ADMIN,
+                                   'Share a subnet pool with every project.',
+                                   _api('POST', '/network/v2.0/subnetpools')),
+      policy.DocumentedRuleDefault('subnetpool:create:is_default', base.ADMIN,
+                                   'Make a subnet pool the default one.',
+                                   _api('POST', '/network/v2.0/subnetpools')
+                                   + _api('PUT', '/network/v2.0/subnetpools/'
+                                                 '{subnetpool_id}')),
       policy.DocumentedRuleDefault('router:list', base.ANY_ROLE,
                                    'List the project\'s routers (an admin: all).',
                                    _api('GET', '/network/v2.0/routers')),

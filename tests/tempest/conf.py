@@ -12,10 +12,12 @@ import textwrap
 # provisioner/api/volume.py VERSION); tempest skips tests needing more.
 COMPUTE_MICROVERSIONS = ('2.1', '2.5')
 VOLUME_MICROVERSIONS = ('3.0', '3.0')
-# provisioner/api/network.py EXTENSIONS, and standard-attr-description: networks,
-# subnets and ports keep a description, although GET /v2.0/extensions does not say so.
+# provisioner/api/network/views.py EXTENSIONS, and standard-attr-description:
+# networks, subnets and ports keep a description, although GET /v2.0/extensions does
+# not say so.
 NETWORK_EXTENSIONS = ('quotas', 'quota_details', 'net-mtu', 'external-net',
-                      'security-group', 'router', 'standard-attr-description')
+                      'security-group', 'router', 'subnet_allocation',
+                      'default-subnetpools', 'standard-attr-description')
 # provisioner/scheduler/filters.py, the filters tempest knows by name.
 SCHEDULER_FILTERS = ('AvailabilityZoneFilter', 'ComputeFilter', 'RamFilter',
                      'DiskFilter', 'ImagePropertiesFilter',

@@ -56,15 +56,17 @@ NETWORK_CREATE = _body('network', dict(_OWNED, **_ALWAYS, name=_ANY, shared=_ANY
 NETWORK_UPDATE = _body('network', dict(_ALWAYS, name=_ANY, shared=_ANY,
                                        description=_description()))
 
-_NO_POOLS = 'Invalid input: {key} is required (this service has no subnet pools).'
+_NO_NETWORK = 'Invalid input: {key} is required.'
+_NO_CIDR = 'Invalid input for cidr: give a CIDR, or a subnetpool_id to carve one from.'
 _SUBNET_FIXED = ('cidr', 'network_id', 'project_id', 'tenant_id', 'ip_version')
 _SUBNET_ADDRESSING = {'gateway_ip': _ANY, 'allocation_pools': _ANY, 'enable_dhcp': _ANY,
                       'dns_nameservers': _ANY, 'host_routes': _ANY}
 SUBNET_CREATE = _body('subnet', dict(
     _OWNED, **_ALWAYS, **_SUBNET_ADDRESSING, name=_ANY,
-    network_id={'not': {'enum': _FALSY}, 'errorMessage': _NO_POOLS},
-    cidr={'not': {'enum': _FALSY}, 'errorMessage': _NO_POOLS}),
-    required=['network_id', 'cidr'], required_message=_NO_POOLS)
+    network_id={'not': {'enum': _FALSY}, 'errorMessage': _NO_NETWORK},
+    cidr={'not': {'enum': [False, 0, '', [], {}]}, 'errorMessage': _NO_CIDR},
+    subnetpool_id=_ANY, prefixlen=_ANY, use_default_subnetpool=_ANY),
+    required=['network_id'], required_message=_NO_NETWORK)
 # A subnet's range and network are fixed once made: hosts carry them.
 SUBNET_UPDATE = _body('subnet', dict(
     {field: {'not': {}, 'errorMessage': 'Invalid input: {key} cannot change once the '
@@ -107,6 +109,15 @@ ROUTER_INTERFACE = {'type': 'object', 'additionalProperties': False,
                     'properties': {'subnet_id': {'type': 'string'},
                                    'port_id': {'type': 'string'}},
                     'errorMessage': _ONE_OF}
+
+_POOL = {'name': {'type': 'string'}, 'description': _description(), 'prefixes': _ANY,
+         'min_prefixlen': _ANY, 'default_prefixlen': _ANY, 'max_prefixlen': _ANY,
+         'default_quota': _ANY, 'is_default': _BOOL}
+_NEEDS_PREFIXES = 'Invalid input: name and prefixes are required.'
+SUBNET_POOL_CREATE = _body('subnetpool', dict(
+    _OWNED, **_POOL, shared=_BOOL, address_scope_id={'type': 'null'}),
+    required=['name', 'prefixes'], required_message=_NEEDS_PREFIXES)
+SUBNET_POOL_UPDATE = _body('subnetpool', dict(_POOL, address_scope_id={'type': 'null'}))
 
 _QUOTA = 'Resource body required: {{"quota": {{"network": N, "subnet": N, "port": N}}}}.'
 QUOTA_UPDATE = {'type': 'object', 'required': ['quota'],

@@ -1,8 +1,9 @@
 """Subnets (Neutron's), one per network.
 
 A second subnet on a network is refused (409): make another network for another
-range. A subnet's addressing is fixed once made (hosts carry it already): only its
-name and description change.
+range. A subnet's CIDR is given, or carved from a subnet pool (``subnetpool_id``,
+``prefixlen``, ``use_default_subnetpool``). Its addressing changes only while no port
+uses it (hosts carry it then).
 """
 
 from provisioner.api.network import common
@@ -12,6 +13,7 @@ from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.network import addressing
 from provisioner.network import service
+from provisioner.network import subnet_pools
 
 
 @wsgi.route('GET', '/v2.0/subnets')
@@ -26,14 +28,27 @@ def show_subnet(req, subnet):
         service.show_subnet(req.context, subnet)))
 
 
+def _allocator(req, body):
+    """What carves the subnet's CIDR from a subnet pool, if the body asks for one;
+    Neutron's 400 when it gives neither a CIDR nor a pool."""
+    pool_id = body.get('subnetpool_id')
+    if pool_id is None and not body.get('use_default_subnetpool'):
+        if not body.get('cidr'):
+            raise wsgi.HTTPError(400, 'Bad subnets request: a subnetpool must be '
+                                      'specified in the absence of a cidr.')
+        return None
+    return lambda project_id: subnet_pools.allocate(
+        req.context, project_id, pool_id, body.get('prefixlen'), body.get('cidr'))
+
+
 def _create(req, body):
     common.project(req, body)
     return service.create_subnet(
-        req.context, body['network_id'], body['cidr'], body.get('name') or '',
+        req.context, body['network_id'], body.get('cidr'), body.get('name') or '',
         body.get('gateway_ip', addressing.DEFAULT), body.get('allocation_pools'),
         body.get('enable_dhcp', True), body.get('dns_nameservers') or [],
         description=common.description(body, ''),
-        host_routes=body.get('host_routes') or [])
+        host_routes=body.get('host_routes') or [], allocate=_allocator(req, body))
 
 
 @wsgi.route('POST', '/v2.0/subnets')

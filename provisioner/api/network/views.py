@@ -59,7 +59,8 @@ def subnet_view(net):
         'enable_dhcp': net['enable_dhcp'],
         'allocation_pools': [{'start': net['dhcp_start'], 'end': net['dhcp_end']}],
         'dns_nameservers': net['dns_nameservers'], 'host_routes': net['host_routes'],
-        'ipv6_address_mode': None, 'ipv6_ra_mode': None, 'subnetpool_id': None,
+        'ipv6_address_mode': None, 'ipv6_ra_mode': None,
+        'subnetpool_id': net.get('subnetpool_id'),
         'segment_id': None, 'service_types': []})
 
 
@@ -180,10 +181,23 @@ EXTENSIONS = (
      '2013-01-14T10:00:00-00:00'),
     ('security-group', 'security-group', 'The security groups extension.',
      '2012-10-05T10:00:00-00:00'),
+    ('subnet_allocation', 'Subnet Allocation', 'Enables allocation of subnets from a '
+     'subnet pool', '2015-03-30T10:00:00-00:00'),
+    ('default-subnetpools', 'Default Subnetpools',
+     'Provides ability to mark and use a subnetpool as the default.',
+     '2016-02-18T18:00:00-00:00'),
     ('router', 'Neutron L3 Router',
      'Router abstraction for basic L3 forwarding between L2 Neutron networks and '
      'access to external networks via a NAT gateway.', '2012-07-20T10:00:00-00:00'),
 )
+
+
+def subnet_pool_view(pool):
+    return dict(_common(pool, pool['description']), **{
+        key: pool[key] for key in ('id', 'name', 'prefixes', 'min_prefixlen',
+                                   'max_prefixlen', 'default_prefixlen',
+                                   'default_quota', 'shared', 'is_default')},
+        ip_version=4, address_scope_id=None)
 
 
 def router_view(router):

@@ -267,3 +267,30 @@ def test_network_subnet_and_port_descriptions(openstack):
         if subnet is not None:
             openstack.run('subnet', 'delete', subnet['id'], check=False)
         openstack.run('network', 'delete', net['id'])
+
+
+def test_subnet_carved_from_a_subnet_pool(openstack):
+    """`subnet pool create` and `subnet create --subnet-pool --prefix-length`: the
+    subnet gets the pool's lowest free range of that length; a used pool stays."""
+    prefix = netutil.free_cidr(247)
+    pool = openstack.json('subnet', 'pool', 'create', '--pool-prefix', prefix,
+                          '--default-prefix-length', '26', 'api-pool')
+    net = openstack.json('network', 'create', 'api-pooled')
+    subnet = None
+    try:
+        subnet = openstack.json('subnet', 'create', '--network', 'api-pooled',
+                                '--subnet-pool', 'api-pool', '--prefix-length', '28',
+                                'api-pooled-subnet')
+        assert subnet['cidr'] == prefix.replace('.0/24', '.0/28'), subnet
+        assert subnet['subnetpool_id'] == pool['id']
+        refused = openstack.run('subnet', 'pool', 'delete', pool['id'], check=False)
+        assert refused.returncode != 0, refused.stdout
+        assert openstack.json('subnet', 'pool', 'show', 'api-pool')['prefixes'] in (
+            [prefix], prefix)
+    finally:
+        if subnet is not None:
+            openstack.run('subnet', 'delete', subnet['id'], check=False)
+        openstack.run('network', 'delete', net['id'], check=False)
+        openstack.run('subnet', 'pool', 'delete', pool['id'], check=False)
+    assert openstack.run('subnet', 'pool', 'show', pool['id'],
+                         check=False).returncode != 0
