@@ -48,6 +48,26 @@ class RoleAssignment(Base):
     role: orm.Mapped[str] = orm.mapped_column(sa.String(32), primary_key=True)
 
 
+class ApplicationCredential(TimestampMixin, Base):
+    """Keystone's application credential: a user's secret for one project and some
+    of their roles on it (``roles``: names). Only the secret's hash is kept."""
+
+    __tablename__ = 'application_credentials'
+    __table_args__ = (sa.UniqueConstraint('user_id', 'name',
+                                          name='uq_application_credentials_user_id_name'),)
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    user_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('users.id', ondelete='CASCADE'))
+    project_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('projects.id', ondelete='CASCADE'))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    secret_hash: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    expires_at: orm.Mapped[datetime.datetime | None]
+    unrestricted: orm.Mapped[bool] = orm.mapped_column(default=False)
+    roles: orm.Mapped[list] = orm.mapped_column(sa.JSON)
+
+
 class RevokedToken(Base):
     """A token revoked before it expires (DELETE /v3/auth/tokens), by its audit id;
     kept until it would have expired anyway."""

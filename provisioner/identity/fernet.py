@@ -23,7 +23,10 @@ from cryptography import fernet
 from provisioner.conf import CONF
 from provisioner import exception
 
+# 1: [1, user, project, issued, expires]; 2: the same and the application
+# credential the token was issued for.
 _PAYLOAD_VERSION = 1
+_APP_CRED_PAYLOAD_VERSION = 2
 
 
 def key_repository():
@@ -99,17 +102,25 @@ def _crypter():
     return fernet.MultiFernet(keys)
 
 
-def issue(user_id, project_id, lifetime):
-    """A token for the user scoped to the project, and its expiry (epoch seconds)."""
+def issue(user_id, project_id, lifetime, application_credential_id=None):
+    """A token for the user scoped to the project (issued for an application
+    credential, if given), and its expiry (epoch seconds)."""
     issued_at = time.time()
     expires_at = issued_at + lifetime
-    payload = json.dumps([_PAYLOAD_VERSION, user_id, project_id, issued_at, expires_at],
-                         separators=(',', ':')).encode()
+    fields = [_PAYLOAD_VERSION, user_id, project_id, issued_at, expires_at]
+    if application_credential_id is not None:
+        fields = [_APP_CRED_PAYLOAD_VERSION] + fields[1:] + [application_credential_id]
+    payload = json.dumps(fields, separators=(',', ':')).encode()
     return _crypter().encrypt(payload).decode('ascii'), expires_at
 
 
 def decode(token):
     """(user_id, project_id, issued_at, expires_at) of an authentic, unexpired token."""
+    return decode_all(token)[:4]
+
+
+def decode_all(token):
+    """decode's four and the application credential's id (None: a password's)."""
     invalid = exception.NotAuthenticated(reason='the token is invalid')
     if not isinstance(token, str) or not token or len(token) > 1024:
         raise invalid
@@ -119,14 +130,17 @@ def decode(token):
         if base64.urlsafe_b64encode(base64.urlsafe_b64decode(token)).decode() != token:
             raise invalid
         payload = json.loads(_crypter().decrypt(token.encode('ascii')))
-        version, user_id, project_id, issued_at, expires_at = payload
+        version, user_id, project_id, issued_at, expires_at = payload[:5]
+        credential = payload[5] if version == _APP_CRED_PAYLOAD_VERSION else None
+        if len(payload) != (6 if credential else 5):
+            raise invalid
     except (fernet.InvalidToken, binascii.Error, UnicodeError, ValueError, TypeError):
         raise invalid from None
-    if version != _PAYLOAD_VERSION:
+    if version not in (_PAYLOAD_VERSION, _APP_CRED_PAYLOAD_VERSION):
         raise invalid
     if expires_at <= time.time():
         raise exception.NotAuthenticated(reason='the token has expired')
-    return user_id, project_id, issued_at, expires_at
+    return user_id, project_id, issued_at, expires_at, credential
 
 
 def audit_id(token):

@@ -41,6 +41,8 @@ class RequestContext:
     # Nova's request id: names the instance action a request starts, and every log
     # line written for it (the REST API sets it from x-openstack-request-id).
     request_id: str = dataclasses.field(default_factory=new_request_id)
+    # The application credential the token was issued for: {id, name, restricted}.
+    application_credential: dict | None = None
 
     @property
     def is_admin(self):
@@ -111,7 +113,7 @@ def authenticate(username, password, project_name, user_id=None, project_id=None
         user_id = user.id
         if project_id is not None or project_name is not None:
             project = _find(session, models.Project, project_id, project_name)
-            if project is None or not _roles(session, user.id, project.id):
+            if project is None or not roles_of(session, user.id, project.id):
                 raise failure
             project_id = project.id
     return fernet.issue(user_id, project_id, CONF.token.expiration)[0]
@@ -126,10 +128,19 @@ def rescope(token, project_name=None, project_id=None):
     """
     context = inspect(token)
     expires_at = fernet.decode(token)[3]
+    credential = context.application_credential
+    if credential is not None:
+        # It stays what it was: the credential's project and roles, never the user's.
+        if (project_id or context.project_id) != context.project_id or \
+                project_name not in (None, context.project_name):
+            raise exception.NotAuthenticated(
+                reason='a token of an application credential cannot be rescoped')
+        return fernet.issue(context.user_id, context.project_id,
+                            expires_at - time.time(), credential['id'])[0]
     if project_id is not None or project_name is not None:
         with db_api.transaction() as session:
             project = _find(session, models.Project, project_id, project_name)
-            if project is None or not _roles(session, context.user_id, project.id):
+            if project is None or not roles_of(session, context.user_id, project.id):
                 raise exception.NotAuthenticated(
                     reason='the user has no role in project %s'
                            % (project_name or project_id))
@@ -137,7 +148,7 @@ def rescope(token, project_name=None, project_id=None):
     return fernet.issue(context.user_id, project_id, expires_at - time.time())[0]
 
 
-def _roles(session, user_id, project_id):
+def roles_of(session, user_id, project_id):
     return tuple(sorted(session.execute(
         sa.select(models.RoleAssignment.role)
         .where(models.RoleAssignment.user_id == user_id,
@@ -151,7 +162,7 @@ def _epoch(moment):
 def inspect(token):
     """The RequestContext of a valid token, scoped or not (an unscoped token's has no
     project and no roles); NotAuthenticated otherwise."""
-    user_id, project_id, issued_at, _expires_at = fernet.decode(token)
+    user_id, project_id, issued_at, _expires_at, credential_id = fernet.decode_all(token)
     revoked = exception.NotAuthenticated(reason='the token is no longer valid')
     with db_api.transaction() as session:
         user = session.get(models.User, user_id)
@@ -165,12 +176,31 @@ def inspect(token):
             return RequestContext(user_id=user.id, user_name=user.name,
                                   project_id=None, project_name=None, roles=())
         project = session.get(models.Project, project_id)
-        roles = _roles(session, user.id, project_id) if project is not None else ()
+        roles = roles_of(session, user.id, project_id) if project is not None else ()
+        credential = None
+        if credential_id is not None:
+            roles, credential = credential_roles(session, credential_id, user.id, roles)
         if not roles:
             raise revoked
         return RequestContext(user_id=user.id, user_name=user.name,
                               project_id=project.id, project_name=project.name,
-                              roles=roles)
+                              roles=roles, application_credential=credential)
+
+
+def credential_roles(session, credential_id, user_id, user_roles):
+    """The roles a token of application credential ``credential_id`` carries, and
+    what the token says of the credential; no roles once it is deleted or expired,
+    or once the user lost one of its roles (Keystone then deletes it)."""
+    credential = session.get(models.ApplicationCredential, credential_id)
+    if credential is None or credential.user_id != user_id:
+        return (), None
+    expired = (credential.expires_at is not None
+               and credential.expires_at <= models.utcnow())
+    if expired or not set(credential.roles) <= set(user_roles):
+        return (), None
+    return tuple(sorted(credential.roles)), {'id': credential.id,
+                                             'name': credential.name,
+                                             'restricted': not credential.unrestricted}
 
 
 def validate(token):

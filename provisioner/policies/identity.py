@@ -49,6 +49,19 @@ _rules += [
          '/v3/projects/{project_id}'),
         ('identity:user_delete', base.ADMIN,
          'Delete a user (their tokens end at once).', 'DELETE', '/v3/users/{user_id}'),
+        # Keystone's: a user makes their own; an admin may see and delete anyone's.
+        ('identity:application_credential_create', 'user_id:%(user_id)s',
+         'Make an application credential of one\'s own, for the token\'s project.',
+         'POST', '/v3/users/{user_id}/application_credentials'),
+        ('identity:application_credential_list', _ADMIN_OR_SELF,
+         'List a user\'s application credentials.', 'GET',
+         '/v3/users/{user_id}/application_credentials'),
+        ('identity:application_credential_show', _ADMIN_OR_SELF,
+         'Show an application credential (never its secret).', 'GET',
+         '/v3/users/{user_id}/application_credentials/{application_credential_id}'),
+        ('identity:application_credential_delete', _ADMIN_OR_SELF,
+         'Delete an application credential (its tokens end at once).', 'DELETE',
+         '/v3/users/{user_id}/application_credentials/{application_credential_id}'),
     )
 ]
 

@@ -57,8 +57,8 @@ default_domain_id = default
 
 [identity-feature-enabled]
 api_v3 = true
-# Off: provisioner's identity has no trusts, no application credentials (so no
-# access rules), no identity extensions, one SQL user source and no security
+# Off: provisioner's identity has no trusts, no access rules of application
+# credentials, no identity extensions, one SQL user source and no security
 # compliance options (password rules, lockout).
 trust = false
 access_rules = false

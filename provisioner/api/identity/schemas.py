@@ -27,7 +27,14 @@ AUTH_REQUEST = {
                             'type': 'object', 'required': ['password'],
                             'properties': dict(_NAMED, password={'type': 'string'})}}},
                     'token': {'type': 'object', 'required': ['id'],
-                              'properties': {'id': {'type': 'string'}}}}},
+                              'properties': {'id': {'type': 'string'}}},
+                    'application_credential': {
+                        'type': 'object', 'required': ['secret'],
+                        'properties': {'id': {'type': 'string'},
+                                       'name': {'type': 'string'},
+                                       'secret': {'type': 'string'},
+                                       'user': {'type': 'object',
+                                                'properties': _NAMED}}}}},
             'scope': {'type': ['object', 'string'],
                       'properties': {'project': {'type': 'object',
                                                  'properties': _NAMED}}}}}}}
@@ -79,3 +86,27 @@ USER_UPDATE = validation.wrapped('user', {
         'domain_id': _DOMAIN_ID,
         'password': {'type': 'string',
                      'errorMessage': _invalid('the password must be a string')}}})
+
+_ROLE_REF = {'type': 'object', 'properties': {'id': {'type': 'string'},
+                                              'name': {'type': 'string'}},
+             'anyOf': [{'required': ['id']}, {'required': ['name']}],
+             'errorMessage': _invalid('a role is {"id": ...} or {"name": ...}')}
+# Keystone's: a name is required; expires_at is ISO 8601 (checked by the handler).
+APPLICATION_CREDENTIAL_CREATE = validation.wrapped('application_credential', {
+    'type': 'object', 'required': ['name'],
+    'properties': {
+        'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                 'errorMessage': _invalid('name must be text of 1 to 255 characters')},
+        'description': {'type': ['string', 'null'], 'maxLength': 255,
+                        'errorMessage': _invalid('description must be text of at '
+                                                 'most 255 characters')},
+        'secret': {'type': ['string', 'null'], 'minLength': 1,
+                   'errorMessage': _invalid('secret must be non-empty text')},
+        'expires_at': {'type': ['string', 'null'],
+                       'errorMessage': _invalid('expires_at must be an ISO 8601 time')},
+        'roles': {'type': 'array', 'items': _ROLE_REF},
+        'unrestricted': {'type': ['boolean', 'null'],
+                         'errorMessage': _invalid('unrestricted must be true or false')},
+        'access_rules': {'type': 'array', 'maxItems': 0,
+                         'errorMessage': _invalid('access rules are not supported here')}},
+    'errorMessage': {'required': _invalid('an application credential needs a name')}})

@@ -5,7 +5,8 @@ A request without a scope gets an unscoped token, as Keystone gives one to a use
 without a default project: it names the user, has no project, roles or catalog,
 and is good only for getting a project-scoped token (the token method), which
 every other request needs. There are no domain or system scopes. The token method
-re-scopes or renews a valid token; the new token expires when the old one does.
+re-scopes or renews a valid token; the new token expires when the old one does. The
+application_credential method gives a token of the credential's project and roles.
 """
 
 import datetime
@@ -17,6 +18,7 @@ from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner import exception
 from provisioner.identity import admin
+from provisioner.identity import app_credentials
 from provisioner.identity import fernet
 from provisioner.identity import service as identity
 from provisioner import policy
@@ -74,9 +76,30 @@ def _issue(auth):
             scope = (identity.inspect(given).project_id, None)
         return identity.rescope(given, project_id=scope[0], project_name=scope[1]), \
             ['token']
+    if 'application_credential' in methods:
+        return _from_credential(identity_part.get('application_credential') or {},
+                                scope), ['application_credential']
     raise exception.NotAuthenticated(
-        reason='unsupported authentication method %s; provisioner accepts password '
-               'and token' % ', '.join(methods))
+        reason='unsupported authentication method %s; provisioner accepts password, '
+               'token and application_credential' % ', '.join(methods))
+
+
+def _from_credential(given, scope):
+    """A token for an application credential, by id, or by name and its user; it is
+    scoped to the credential's project: a request may not name another scope."""
+    if scope is not None:
+        raise wsgi.HTTPError(400, 'Invalid request: a token of an application '
+                                  'credential is scoped to its project; give no scope.')
+    user = given.get('user') or {}
+    if not (given.get('id') or (given.get('name') and (user.get('id')
+                                                       or user.get('name')))):
+        raise wsgi.HTTPError(400, 'The application_credential method needs the '
+                                  'credential\'s id, or its name and its user, and its '
+                                  'secret.')
+    _check_domain(user, 'user')
+    return app_credentials.authenticate(given['secret'], given.get('id'),
+                                        given.get('name'), user.get('id'),
+                                        user.get('name'))
 
 
 def _moment(epoch):
@@ -104,6 +127,8 @@ def token_body(req, token, methods, with_catalog=True):
         'roles': [{'id': role, 'name': role} for role in context.roles],
         'is_domain': False,
     })
+    if context.application_credential is not None:
+        body['application_credential'] = dict(context.application_credential)
     if with_catalog:
         body['catalog'] = views.catalog(req, context.project_id)
     return {'token': body}
@@ -137,7 +162,9 @@ def _subject(req, action):
 def validate(req):
     """The subject token's body (an admin's, or the caller's own); 404 if invalid."""
     subject = _subject(req, 'identity:token_validate')
-    body = token_body(req, subject, ['password'], 'nocatalog' not in req.GET)
+    method = ('application_credential' if fernet.decode_all(subject)[4]
+              else 'password')
+    body = token_body(req, subject, [method], 'nocatalog' not in req.GET)
     return wsgi.json_response(body, 200, {'X-Subject-Token': subject})
 
 

@@ -116,3 +116,20 @@ def assignment_view(req, assignment, names):
             'links': {'assignment': url(
                 req, 'projects', assignment['project_id'], 'users',
                 assignment['user_id'], 'roles', assignment['role'])}}
+
+
+def application_credential_view(req, credential):
+    """Keystone's: its roles as references, the secret only in a create's answer."""
+    expires = credential['expires_at']
+    found = {key: credential[key] for key in ('id', 'name', 'description', 'project_id',
+                                              'unrestricted')}
+    found.update({
+        'expires_at': expires.strftime('%Y-%m-%dT%H:%M:%S.%f') if expires else None,
+        'roles': [{'id': role, 'name': role, 'domain_id': None}
+                  for role in credential['roles']],
+        'access_rules': [],
+        'links': {'self': url(req, 'users', credential['user_id'],
+                              'application_credentials', credential['id'])}})
+    if 'secret' in credential:
+        found['secret'] = credential['secret']
+    return found

@@ -294,3 +294,28 @@ def test_subnet_carved_from_a_subnet_pool(openstack):
         openstack.run('subnet', 'pool', 'delete', pool['id'], check=False)
     assert openstack.run('subnet', 'pool', 'show', pool['id'],
                          check=False).returncode != 0
+
+
+def test_application_credential_drives_the_cloud_until_deleted(api_cloud, openstack,
+                                                               tmp_path):
+    """What a CI job or Terraform uses instead of a password: `application credential
+    create`, then a clouds.yaml with auth_type v3applicationcredential."""
+    made = openstack.json('application', 'credential', 'create', 'api-ci')
+    clouds = tmp_path / 'clouds.yaml'
+    clouds.write_text(
+        'clouds:\n  appcred:\n    auth_type: v3applicationcredential\n    auth:\n'
+        '      auth_url: %s/identity\n      application_credential_id: %s\n'
+        '      application_credential_secret: %s\n    region_name: RegionOne\n'
+        '    identity_api_version: 3\n' % (api_cloud.url, made['ID'], made['Secret']))
+    app = api.OpenStackCLI(clouds, cloud='appcred')
+    try:
+        token = app.json('token', 'issue')
+        assert token['project_id'] == made['Project ID']
+        assert 'tiny' in [f['Name'] for f in app.json('flavor', 'list')]
+        refused = app.run('application', 'credential', 'create', 'api-more', check=False)
+        assert refused.returncode != 0, refused.stdout
+        shown = openstack.json('application', 'credential', 'show', 'api-ci')
+        assert shown['ID'] == made['ID'] and not shown.get('Secret')
+    finally:
+        openstack.run('application', 'credential', 'delete', made['ID'], check=False)
+    assert app.run('token', 'issue', check=False).returncode != 0
