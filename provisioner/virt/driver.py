@@ -15,6 +15,7 @@ names and paths alone (provisioner.virt.inventory).
 """
 
 import contextlib
+import dataclasses
 import grp
 import hashlib
 import ipaddress
@@ -45,6 +46,9 @@ from provisioner.virt.libvirt import network as libvirt_network
 from provisioner.virt.libvirt import storage
 
 GIB = 1024 ** 3
+# A rebuild's new root disk, and the replaced disk and config drive until it ends.
+REBUILD_SUFFIX = '.rebuild'
+PREVIOUS_SUFFIX = '.previous'
 _MAX_BRIDGE_NAME = 15  # IFNAMSIZ - 1
 _SAFE_ID = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$')
 
@@ -248,10 +252,12 @@ class LibvirtDriver:
     def _root_disk_name(instance_uuid):
         return 'instance-%s-root.qcow2' % _instance_uuid(instance_uuid)
 
-    def create_root_disk(self, instance_uuid, base_path, base_format, size_gib):
+    def create_root_disk(self, instance_uuid, base_path, base_format, size_gib,
+                         suffix=''):
         """A qcow2 overlay on ``base_path`` (grown to size_gib), or a blank qcow2 of
-        size_gib; None when there is neither a base nor a size."""
-        name = self._root_disk_name(instance_uuid)
+        size_gib; None when there is neither a base nor a size. ``suffix``: a
+        rebuild's new disk, beside the root disk until swapped in."""
+        name = self._root_disk_name(instance_uuid) + suffix
         capacity = int(size_gib or 0) * GIB
         if base_path:
             capacity = max(capacity, _virtual_size(base_path, base_format))
@@ -265,6 +271,66 @@ class LibvirtDriver:
         pool = self._pool('instances', create=False)
         if pool is not None:
             storage.delete_volume(pool, self._root_disk_name(instance_uuid))
+
+    # -- rebuild: the new root disk and config drive swapped in, the old kept until
+    # the rebuilt guest runs (a revert puts them back) ------------------------------
+
+    def create_rebuild_disk(self, instance_uuid, base_path, base_format, size_gib):
+        return self.create_root_disk(instance_uuid, base_path, base_format, size_gib,
+                                     suffix=REBUILD_SUFFIX)
+
+    def delete_rebuild_disk(self, instance_uuid):
+        pool = self._pool('instances', create=False)
+        if pool is not None:
+            storage.delete_volume(pool, self._root_disk_name(instance_uuid)
+                                  + REBUILD_SUFFIX)
+
+    def _rebuild_files(self, instance_uuid):
+        drive = self.config_drive_path(instance_uuid)
+        return drive, drive + PREVIOUS_SUFFIX
+
+    def swap_in_rebuild_disk(self, instance_uuid):
+        name = self._root_disk_name(instance_uuid)
+        storage.swap_in(self._pool('instances', create=True), name,
+                        name + REBUILD_SUFFIX, name + PREVIOUS_SUFFIX)
+
+    def swap_back_root_disk(self, instance_uuid):
+        pool = self._pool('instances', create=False)
+        if pool is not None:
+            name = self._root_disk_name(instance_uuid)
+            storage.swap_back(pool, name, name + REBUILD_SUFFIX, name + PREVIOUS_SUFFIX)
+
+    def set_aside_config_drive(self, instance_uuid):
+        """Keep the config drive (a hard link) before a rebuild writes a new one."""
+        drive, previous = self._rebuild_files(instance_uuid)
+        if os.path.exists(drive) and not os.path.exists(previous):
+            os.link(drive, previous)
+
+    def restore_config_drive(self, instance_uuid):
+        drive, previous = self._rebuild_files(instance_uuid)
+        if os.path.exists(previous):
+            os.replace(previous, drive)
+
+    def delete_replaced_files(self, instance_uuid):
+        """The root disk and config drive a rebuild replaced, once it succeeded."""
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._rebuild_files(instance_uuid)[1])
+        pool = self._pool('instances', create=False)
+        if pool is not None:
+            storage.delete_volume(pool, self._root_disk_name(instance_uuid)
+                                  + PREVIOUS_SUFFIX)
+
+    def redefine_domain(self, spec):
+        """Give the defined domain ``spec``'s name and boot (kernel, initrd, cmdline);
+        its devices (volumes attached since the boot) stay. The XML it had."""
+        previous = self._defined_guest(spec.uuid, 'rebuilding').xml(live=False)
+        spec = dataclasses.replace(spec, root_disk=self._root_disk_path(spec.uuid))
+        libvirt_guest.Guest.define(self._conn(), designer.transplant_boot(
+            previous, self.domain_xml(spec)))
+        return previous
+
+    def define_domain_xml(self, xml):
+        libvirt_guest.Guest.define(self._conn(), xml)
 
     def _root_disk_path(self, instance_uuid):
         pool = self._pool('instances', create=False)
