@@ -86,6 +86,9 @@ def request(api, name_or_id, image, name=None, properties=None, access_ips=None,
         locks.check_unlocked(api.context, row)
         image_row = _image(session, api.context, image)
         _check_volume_backed(row, image_row.id)
+        if row.host is None:  # a boot that failed before it had a host
+            raise exception.Conflict(reason='Cannot rebuild instance %s: it was '
+                                            'never built on a host.' % name_or_id)
         flavor_row = session.get(models.Flavor, row.flavor_id)
         api._validate_placement(session, flavor_row, image_row, None)
         key = api._key_pair(session, key_name) if key_name is not UNSET else UNSET

@@ -193,7 +193,7 @@ def test_key_name_and_user_data_are_replaced_or_unset(cloud, admin_context):  # 
     keypairs.create(admin_context, 'k1')
     server_id = api.create_instance('vm', cloud['flavor'], cloud['image'],
                                     [cloud['network']], user_data=b'old')
-    instances.update(server_id, vm_state='active')  # its boot is not run here
+    instances.update(server_id, vm_state='active', host='h1')  # its boot is not run
     assert rebuild_api.changes({'imageRef': 'i'}).keys() == {
         'name', 'properties', 'access_ips', 'fields'}
     changes = rebuild_api.changes({'imageRef': 'i', 'key_name': 'k1',
