@@ -12,21 +12,10 @@ that was stopped is not started: it ends stopped, as Nova's.
 
 from taskflow.patterns import linear_flow
 
-from provisioner.conf import CONF
-
+from flows import boot
 from flows import constants as c
-from flows.steps import domain
 from flows.steps import power
 from flows.steps import rebuild
-
-
-def _wait_flow():
-    poll = domain.PowerStatePoll(c.WAIT_FOR_REBUILD_RETRY,
-                                 timeout=CONF.compute.boot_timeout,
-                                 interval=CONF.compute.power_poll_interval)
-    flow = linear_flow.Flow('%s-flow' % c.WAIT_FOR_REBUILD, retry=poll)
-    flow.add(domain.WaitForBoot(c.WAIT_FOR_REBUILD))
-    return flow
 
 
 def rebuild_flow(keep_stopped=False):
@@ -39,7 +28,8 @@ def rebuild_flow(keep_stopped=False):
              rebuild.RebuildConfigDrive(c.REBUILD_CONFIG_DRIVE),
              rebuild.RedefineDomain(c.REDEFINE_DOMAIN))
     if not keep_stopped:
-        flow.add(power.PowerOnDomain(c.START_REBUILT_DOMAIN), _wait_flow())
+        flow.add(power.PowerOnDomain(c.START_REBUILT_DOMAIN),
+                 boot.wait_for_boot_flow(c.WAIT_FOR_REBUILD_RETRY, c.WAIT_FOR_REBUILD))
     flow.add(rebuild.DeleteReplacedFiles(c.DELETE_REPLACED_FILES),
              rebuild.RecordRebuild(c.RECORD_REBUILD,
                                    inject={'keep_stopped': bool(keep_stopped)}))

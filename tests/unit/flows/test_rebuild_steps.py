@@ -2,38 +2,20 @@
 
 import os
 
-import pytest
-from taskflow.types import failure as tf_failure
-
 from provisioner.compute import actions
 from provisioner.compute import instances
 from provisioner.compute import states
-from provisioner import exception
 from provisioner.engine.step_records import with_records
-from tests.unit.flows.conftest import boot_request
+from tests.unit.flows.test_power_steps import _failure, _state
+from tests.unit.flows.test_power_steps import active  # noqa: F401 - fixture
 
 from flows import constants as c
 from flows import rebuild as rebuild_flow
 from flows.steps import rebuild
 
 
-@pytest.fixture
-def active(api):
-    instance_id = boot_request(api)
-    api.run_boot(instance_id)
-    return instance_id
-
-
-def _failure(step):
-    return tf_failure.Failure.from_exception(exception.InjectedFault(step=step))
-
-
-def _state(api, instance_id):
-    info = api.show(instance_id)
-    return info['vm_state'], info['power_state'], info['task_state']
-
-
-def test_the_guard_revert_restores_the_row_and_records_the_fault(api, active):
+def test_the_guard_revert_restores_the_row_and_records_the_fault(
+        api, active):  # noqa: F811
     instance_id, action_id = api.rebuild(active, 'guest', name='again',
                                          properties={'k': 'v'}, user_data=b'new')
     assert instances.current_request(active).name == 'again'
@@ -50,8 +32,8 @@ def test_the_guard_revert_restores_the_row_and_records_the_fault(api, active):
         'Error: swap-root-disk: Injected fault at step swap-root-disk')
 
 
-def test_power_off_reverts_to_running_only_for_a_server_that_ran(api, active,
-                                                                 hypervisor):
+def test_power_off_reverts_to_running_only_for_a_server_that_ran(
+        api, active, hypervisor):  # noqa: F811
     api.rebuild(active, 'guest')
     step = with_records(rebuild.PowerOffForRebuild(c.POWER_OFF_FOR_REBUILD))
     step.execute(instance_id=active)
@@ -67,7 +49,7 @@ def test_power_off_reverts_to_running_only_for_a_server_that_ran(api, active,
 
 
 def test_the_config_drive_is_rewritten_and_its_revert_puts_the_old_one_back(
-        api, active, hypervisor):
+        api, active, hypervisor):  # noqa: F811
     path = hypervisor.config_drive_path(active)
     with open(path, 'rb') as f:
         old = f.read()
@@ -85,7 +67,7 @@ def test_the_config_drive_is_rewritten_and_its_revert_puts_the_old_one_back(
 
 
 def test_redefine_takes_the_new_boot_and_its_revert_the_old_definition(
-        api, active, hypervisor, tmp_path):
+        api, active, hypervisor, tmp_path):  # noqa: F811
     (tmp_path / 'vmlinuz2').write_bytes(b'other kernel')
     before = hypervisor._guest(active).xml(live=False)
     api.rebuild(active, 'guest', name='again')
