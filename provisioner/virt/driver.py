@@ -15,7 +15,6 @@ names and paths alone (provisioner.virt.inventory).
 """
 
 import contextlib
-import dataclasses
 import grp
 import hashlib
 import ipaddress
@@ -38,6 +37,7 @@ from provisioner.image import fetcher
 from provisioner.network import host_routes
 from provisioner.virt import configdrive
 from provisioner.virt import deployment
+from provisioner.virt import rebuild_files
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
 from provisioner.virt.libvirt import host as libvirt_host
@@ -46,9 +46,8 @@ from provisioner.virt.libvirt import network as libvirt_network
 from provisioner.virt.libvirt import storage
 
 GIB = 1024 ** 3
-# A rebuild's new root disk, and the replaced disk and config drive until it ends.
-REBUILD_SUFFIX = '.rebuild'
-PREVIOUS_SUFFIX = '.previous'
+REBUILD_SUFFIX = rebuild_files.REBUILD_SUFFIX
+PREVIOUS_SUFFIX = rebuild_files.PREVIOUS_SUFFIX
 _MAX_BRIDGE_NAME = 15  # IFNAMSIZ - 1
 _SAFE_ID = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$')
 
@@ -107,7 +106,7 @@ def _virtual_size(path, image_format):
     return os.path.getsize(path)
 
 
-class LibvirtDriver:
+class LibvirtDriver(rebuild_files.RebuildFiles):
     def __init__(self, host=None):
         self.host = host or libvirt_host.Host()
 
@@ -268,69 +267,12 @@ class LibvirtDriver:
                                      backing_format=base_format)
 
     def delete_root_disk(self, instance_uuid):
-        pool = self._pool('instances', create=False)
-        if pool is not None:
-            storage.delete_volume(pool, self._root_disk_name(instance_uuid))
-
-    # -- rebuild: the new root disk and config drive swapped in, the old kept until
-    # the rebuilt guest runs (a revert puts them back) ------------------------------
-
-    def create_rebuild_disk(self, instance_uuid, base_path, base_format, size_gib):
-        return self.create_root_disk(instance_uuid, base_path, base_format, size_gib,
-                                     suffix=REBUILD_SUFFIX)
-
-    def delete_rebuild_disk(self, instance_uuid):
-        pool = self._pool('instances', create=False)
-        if pool is not None:
-            storage.delete_volume(pool, self._root_disk_name(instance_uuid)
-                                  + REBUILD_SUFFIX)
-
-    def _rebuild_files(self, instance_uuid):
-        drive = self.config_drive_path(instance_uuid)
-        return drive, drive + PREVIOUS_SUFFIX
-
-    def swap_in_rebuild_disk(self, instance_uuid):
-        name = self._root_disk_name(instance_uuid)
-        storage.swap_in(self._pool('instances', create=True), name,
-                        name + REBUILD_SUFFIX, name + PREVIOUS_SUFFIX)
-
-    def swap_back_root_disk(self, instance_uuid):
+        """The root disk, and what an interrupted rebuild left beside it."""
         pool = self._pool('instances', create=False)
         if pool is not None:
             name = self._root_disk_name(instance_uuid)
-            storage.swap_back(pool, name, name + REBUILD_SUFFIX, name + PREVIOUS_SUFFIX)
-
-    def set_aside_config_drive(self, instance_uuid):
-        """Keep the config drive (a hard link) before a rebuild writes a new one."""
-        drive, previous = self._rebuild_files(instance_uuid)
-        if os.path.exists(drive) and not os.path.exists(previous):
-            os.link(drive, previous)
-
-    def restore_config_drive(self, instance_uuid):
-        drive, previous = self._rebuild_files(instance_uuid)
-        if os.path.exists(previous):
-            os.replace(previous, drive)
-
-    def delete_replaced_files(self, instance_uuid):
-        """The root disk and config drive a rebuild replaced, once it succeeded."""
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self._rebuild_files(instance_uuid)[1])
-        pool = self._pool('instances', create=False)
-        if pool is not None:
-            storage.delete_volume(pool, self._root_disk_name(instance_uuid)
-                                  + PREVIOUS_SUFFIX)
-
-    def redefine_domain(self, spec):
-        """Give the defined domain ``spec``'s name and boot (kernel, initrd, cmdline);
-        its devices (volumes attached since the boot) stay. The XML it had."""
-        previous = self._defined_guest(spec.uuid, 'rebuilding').xml(live=False)
-        spec = dataclasses.replace(spec, root_disk=self._root_disk_path(spec.uuid))
-        libvirt_guest.Guest.define(self._conn(), designer.transplant_boot(
-            previous, self.domain_xml(spec)))
-        return previous
-
-    def define_domain_xml(self, xml):
-        libvirt_guest.Guest.define(self._conn(), xml)
+            for suffix in ('', REBUILD_SUFFIX, PREVIOUS_SUFFIX):
+                storage.delete_volume(pool, name + suffix)
 
     def _root_disk_path(self, instance_uuid):
         pool = self._pool('instances', create=False)
@@ -490,9 +432,12 @@ class LibvirtDriver:
         guest = self._guest(instance_uuid)
         if guest is not None:
             found.append('domain %s (%s)' % (guest.name, guest.power_state()))
-        root_disk = self._root_disk_path(instance_uuid)
-        if root_disk:
-            found.append('root disk %s' % root_disk)
+        pool = self._pool('instances', create=False)
+        for suffix in ('', REBUILD_SUFFIX, PREVIOUS_SUFFIX) if pool else ():
+            root_disk = storage.volume_path(pool, self._root_disk_name(instance_uuid)
+                                            + suffix)
+            if root_disk:
+                found.append('root disk %s' % root_disk)
         if os.path.exists(self.config_drive_path(instance_uuid)):
             found.append('config drive %s' % self.config_drive_path(instance_uuid))
         for volume_id in volume_ids:

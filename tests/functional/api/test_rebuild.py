@@ -97,3 +97,37 @@ def test_kill_9_in_a_rebuild_resumes_it_leaving_one_disk(api_cloud, openstack, s
     finally:
         if api_cloud.api is None:
             api_cloud.start_api()
+
+
+def test_a_failed_rebuild_leaves_the_server_as_it_was(api_cloud, openstack, server):
+    openstack.wait_for_console(server)
+    before = _root_disks(api_cloud, server)
+    try:
+        # The step after the domain took the new name and boot fails: every step
+        # before it is undone.
+        api_cloud.kill_api()
+        api_cloud.env['OS_FAULT_INJECTION__FAIL_AFTER_STEP'] = 'redefine-domain'
+        try:
+            api_cloud.start_api()
+            openstack.run('server', 'rebuild', '--image', 'guest', '--name', 'rb-failed',
+                          '--property', 'role=failed', server)
+            deadline = time.monotonic() + 300
+            while _events(api_cloud.http, server, 'rebuild')['message'] is None:
+                assert time.monotonic() < deadline, 'the rebuild never ended'
+                time.sleep(1)
+        finally:
+            del api_cloud.env['OS_FAULT_INJECTION__FAIL_AFTER_STEP']
+            api_cloud.kill_api()
+            api_cloud.start_api()
+        openstack.wait_for_status(server, 'ACTIVE')
+        shown = api_cloud.http.compute('GET', '/servers/' + server).json()['server']
+        assert (shown['name'], shown['metadata']) == ('rb-first', {})
+        assert 'Injected fault at step redefine-domain' in _events(
+            api_cloud.http, server, 'rebuild')['message']
+        # The old disk, the very file, and no other.
+        assert _root_disks(api_cloud, server) == before
+        guest = openstack.wait_for_console(server, boots=2)
+        assert guest['hostname'] == 'rb-first'
+    finally:
+        if api_cloud.api is None:
+            api_cloud.start_api()
