@@ -45,12 +45,13 @@ def _prepare_resources_flow():
     return flow
 
 
-def _wait_for_boot_flow():
-    poll = domain.PowerStatePoll(c.WAIT_FOR_BOOT_RETRY,
+def wait_for_boot_flow(retry_name=c.WAIT_FOR_BOOT_RETRY, name=c.WAIT_FOR_BOOT):
+    """Poll the domain's power state until it runs (the rebuild's too)."""
+    poll = domain.PowerStatePoll(retry_name,
                                  timeout=CONF.compute.boot_timeout,
                                  interval=CONF.compute.power_poll_interval)
-    flow = linear_flow.Flow('%s-flow' % c.WAIT_FOR_BOOT, retry=poll)
-    flow.add(domain.WaitForBoot(c.WAIT_FOR_BOOT))
+    flow = linear_flow.Flow('%s-flow' % name, retry=poll)
+    flow.add(domain.WaitForBoot(name))
     return flow
 
 
@@ -63,7 +64,7 @@ def _claim_and_spawn_flow():
              _prepare_resources_flow(),
              domain.DefineDomain(c.DEFINE_DOMAIN),
              domain.StartDomain(c.START_DOMAIN),
-             _wait_for_boot_flow())
+             wait_for_boot_flow())
     return flow
 
 

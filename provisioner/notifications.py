@@ -1,9 +1,9 @@
 """Versioned notifications of instance actions, in the shape Nova sends them.
 
 Event types: ``instance.create.start/end/error``, ``instance.delete.start/end``,
-``instance.power_off.*`` (stop), ``instance.power_on.*`` (start) and
-``instance.reboot.*``; ``.error`` at priority ERROR, the others INFO. The publisher
-is ``provisioner-compute:<[DEFAULT] host>``, the topics
+``instance.power_off.*`` (stop), ``instance.power_on.*`` (start),
+``instance.reboot.*`` and ``instance.rebuild.*``; ``.error`` at priority ERROR,
+the others INFO. The publisher is ``provisioner-compute:<[DEFAULT] host>``, the topics
 ``[notifications] versioned_notifications_topics``.
 
 The payload is an ``InstanceActionPayload`` 1.8 as Nova serialises it

@@ -94,12 +94,15 @@ class BuildConfigDrive(base.HostTask):
     step = BuildConfigDriveOnHost
 
     def build_payload(self, instance_id, ports):
+        return self._payload(instance_id, self.records.build_request(instance_id),
+                             ports)
+
+    def _payload(self, instance_id, req, ports):
         # user_data is read here, from the instance row, so it never enters the
         # flow store (TaskFlow persists every task's inputs and results).
         user_data = self.records.user_data(instance_id)
         return ConfigDrivePayload(
-            instance_id, meta_data(self.records.build_request(instance_id)),
-            network_data(ports),
+            instance_id, meta_data(req), network_data(ports),
             None if user_data is None else base64.b64encode(user_data).decode('ascii'))
 
 

@@ -60,8 +60,11 @@ class FetchImage(base.HostTask):
     default_provides = constants.IMAGE_FILES
     step = FetchImageOnHost
 
+    def _request(self, instance_id):
+        return self.records.build_request(instance_id)
+
     def build_payload(self, instance_id):
-        image = self.records.build_request(instance_id).image
+        image = self._request(instance_id).image
         files = {'%s_%s' % (kind, what): image['%s_%s' % (kind, what)]
                  for kind in IMAGE_FILES for what in ('path', 'sha256')}
         return ImagePayload(

@@ -23,6 +23,7 @@ from provisioner.compute import instances
 from provisioner.compute import listing
 from provisioner.compute import locks
 from provisioner.compute import power
+from provisioner.compute import rebuild
 from provisioner.quota import counters
 from provisioner.compute import server_groups
 from provisioner.compute import server_metadata
@@ -521,7 +522,12 @@ class ComputeAPI:
         self._flows.run_delete(instance_id, progress, on_wait)
         return self._describe(instance_id)
 
-    # -- power actions ---------------------------------------------------------------
+    # -- power actions and rebuild -----------------------------------------------------
+
+    def rebuild(self, name_or_id, image, **changes):
+        """Record a rebuild onto ``image`` (provisioner.compute.rebuild);
+        (instance id, action id)."""
+        return rebuild.request(self, name_or_id, image, **changes)
 
     def power_action(self, name_or_id, action, hard=False):
         """Record a stop, start or reboot; (instance id, action id). Its flow is

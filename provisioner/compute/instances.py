@@ -68,6 +68,12 @@ def build_request(instance_id):
             nics=tuple(types.MappingProxyType(nic) for nic in _nics(inst.request_spec)))
 
 
+def current_request(instance_id):
+    """build_request read now, not cached: a rebuild changed the instance's image,
+    name, metadata and key."""
+    return build_request.__wrapped__(instance_id)
+
+
 def _read_only(mapping):
     return types.MappingProxyType(dict(mapping)) if mapping else None
 

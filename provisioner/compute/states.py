@@ -20,6 +20,8 @@ POWERING_OFF = 'powering-off'
 POWERING_ON = 'powering-on'
 REBOOTING = 'rebooting'
 REBOOTING_HARD = 'rebooting_hard'
+# task_state of a rebuild (Nova's): status REBUILD whatever the vm_state.
+REBUILDING = 'rebuilding'
 
 # power_state: what the hypervisor says.
 NOSTATE = 'nostate'
@@ -33,7 +35,8 @@ _STATUS = {BUILDING: 'BUILD', ACTIVE: 'ACTIVE', STOPPED: 'SHUTOFF', ERROR: 'ERRO
            DELETED: 'DELETED'}
 # A task that shows as its own status while the instance is in a given vm_state.
 _TASK_STATUS = {(ACTIVE, REBOOTING): 'REBOOT', (ACTIVE, REBOOTING_HARD): 'HARD_REBOOT',
-                (STOPPED, REBOOTING_HARD): 'HARD_REBOOT'}
+                (STOPPED, REBOOTING_HARD): 'HARD_REBOOT', (ACTIVE, REBUILDING): 'REBUILD',
+                (STOPPED, REBUILDING): 'REBUILD', (ERROR, REBUILDING): 'REBUILD'}
 
 
 def api_status(vm_state, task_state):

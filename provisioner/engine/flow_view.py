@@ -43,6 +43,7 @@ from flows import boot
 from flows import constants
 from flows import delete
 from flows import power
+from flows import rebuild
 from flows import volume
 from flows.steps import base as steps_base
 
@@ -165,6 +166,8 @@ def _structure_of(action, flow_detail):
     if action['action'] in volume_api.VOLUME_ACTIONS:
         # The volume's id is a value the flow injects: the structure is the same.
         _name, factory, args = volume.factory(action['action'], None)
+    elif action['action'] == actions.REBUILD:
+        _name, factory, args = rebuild.factory()
     else:
         _name, factory, args = power.factory(action['action'])
     return structure(_factory_name(factory), args)

@@ -28,6 +28,7 @@ from taskflow.utils import persistence_utils as tf_p_utils
 
 from provisioner.compute import actions
 from provisioner.compute import instances
+from provisioner.compute import rebuild as compute_rebuild
 from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
@@ -48,6 +49,7 @@ from flows import boot
 from flows import constants
 from flows import delete
 from flows import power
+from flows import rebuild
 from flows import volume
 
 LOG = logging.getLogger(__name__)
@@ -111,7 +113,8 @@ def _step_executor():
 
 def action_flow_detail(instance_id, action):
     """The persisted flow of a power action (stop, start, reboot: a hard reboot's
-    task_state is REBOOTING_HARD) or of a volume's attach or detach, saved on first
+    task_state is REBOOTING_HARD), a rebuild (a stopped server's keeps it stopped)
+    or a volume's attach or detach, saved on first
     use from the recorded action (an instance action row)."""
     flow_detail = persistence.get_flow_detail(action['flow_uuid'])
     if flow_detail is not None:
@@ -119,6 +122,9 @@ def action_flow_detail(instance_id, action):
     if action['action'] in volume_api.VOLUME_ACTIONS:
         flow_name, factory, factory_args = volume.factory(
             action['action'], volumes.for_action(action['id']))
+    elif action['action'] == actions.REBUILD:
+        flow_name, factory, factory_args = rebuild.factory(
+            compute_rebuild.was_stopped(instance_id))
     else:
         with db_api.transaction() as session:
             task_state = instances.get_row(session, instance_id).task_state

@@ -3,8 +3,8 @@ database.
 
 A worker imports the module of a host half to run it, and a worker has no database;
 so those modules (``flows.steps.image``, ``network``, ``volume``, ``configdrive``,
-``domain``, ``power``, ``attach``) import nothing of it, and their engine-side code
-calls ``self.records`` instead: this object, attached to every atom by the one
+``domain``, ``power``, ``attach``, ``rebuild``) import nothing of it, and their
+engine-side code calls ``self.records`` instead: this object, attached to every atom by the one
 engine builder (``provisioner.engine.runner.build_engine``) and to a deferred step's
 engine half before its replay (``provisioner.engine.reports``). Each entry is the
 database function itself; the port names every one those steps may use.
@@ -17,6 +17,7 @@ from provisioner.compute import actions
 from provisioner.compute import boot_volumes
 from provisioner.compute import instances
 from provisioner.compute import power
+from provisioner.compute import rebuild
 from provisioner.network import ipam
 from provisioner.volume import api as volume_api
 from provisioner.volume import volumes
@@ -45,6 +46,12 @@ class StepRecords:
     conclude_action = _calls(instances.conclude_action)
     finish_action = _calls(actions.finish)
     power_outcome = _calls(power.outcome)
+
+    # A rebuild: the instance as it asked, what it replaced.
+    current_request = _calls(instances.current_request)
+    rebuild_was_stopped = _calls(rebuild.was_stopped)
+    restore_rebuilt = _calls(rebuild.restore)
+    conclude_rebuild = _calls(rebuild.conclude)
 
     # Its ports (IPAM).
     allocate_ports = _calls(ipam.allocate_ports)

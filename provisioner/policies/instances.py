@@ -23,6 +23,8 @@ _rules = [
         ('instance:start', _MEMBER, 'Start a stopped instance.', 'server start'),
         ('instance:reboot', _MEMBER, 'Reboot an instance (soft or hard).',
          'server reboot'),
+        ('instance:rebuild', _MEMBER, 'Rebuild an instance: a new root disk from an '
+                                      'image, a new config drive.', 'server rebuild'),
         ('instance:update', _MEMBER, 'Rename an instance, set its access addresses '
                                      'or metadata.', 'server set'),
         ('instance:lock', _MEMBER, 'Lock an instance: then only an admin acts on it.',

@@ -37,6 +37,7 @@ from provisioner.image import fetcher
 from provisioner.network import host_routes
 from provisioner.virt import configdrive
 from provisioner.virt import deployment
+from provisioner.virt import rebuild_files
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
 from provisioner.virt.libvirt import host as libvirt_host
@@ -45,6 +46,8 @@ from provisioner.virt.libvirt import network as libvirt_network
 from provisioner.virt.libvirt import storage
 
 GIB = 1024 ** 3
+REBUILD_SUFFIX = rebuild_files.REBUILD_SUFFIX
+PREVIOUS_SUFFIX = rebuild_files.PREVIOUS_SUFFIX
 _MAX_BRIDGE_NAME = 15  # IFNAMSIZ - 1
 _SAFE_ID = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$')
 
@@ -103,7 +106,7 @@ def _virtual_size(path, image_format):
     return os.path.getsize(path)
 
 
-class LibvirtDriver:
+class LibvirtDriver(rebuild_files.RebuildFiles):
     def __init__(self, host=None):
         self.host = host or libvirt_host.Host()
 
@@ -248,10 +251,12 @@ class LibvirtDriver:
     def _root_disk_name(instance_uuid):
         return 'instance-%s-root.qcow2' % _instance_uuid(instance_uuid)
 
-    def create_root_disk(self, instance_uuid, base_path, base_format, size_gib):
+    def create_root_disk(self, instance_uuid, base_path, base_format, size_gib,
+                         suffix=''):
         """A qcow2 overlay on ``base_path`` (grown to size_gib), or a blank qcow2 of
-        size_gib; None when there is neither a base nor a size."""
-        name = self._root_disk_name(instance_uuid)
+        size_gib; None when there is neither a base nor a size. ``suffix``: a
+        rebuild's new disk, beside the root disk until swapped in."""
+        name = self._root_disk_name(instance_uuid) + suffix
         capacity = int(size_gib or 0) * GIB
         if base_path:
             capacity = max(capacity, _virtual_size(base_path, base_format))
@@ -262,9 +267,12 @@ class LibvirtDriver:
                                      backing_format=base_format)
 
     def delete_root_disk(self, instance_uuid):
+        """The root disk, and what an interrupted rebuild left beside it."""
         pool = self._pool('instances', create=False)
         if pool is not None:
-            storage.delete_volume(pool, self._root_disk_name(instance_uuid))
+            name = self._root_disk_name(instance_uuid)
+            for suffix in ('', REBUILD_SUFFIX, PREVIOUS_SUFFIX):
+                storage.delete_volume(pool, name + suffix)
 
     def _root_disk_path(self, instance_uuid):
         pool = self._pool('instances', create=False)
@@ -424,9 +432,12 @@ class LibvirtDriver:
         guest = self._guest(instance_uuid)
         if guest is not None:
             found.append('domain %s (%s)' % (guest.name, guest.power_state()))
-        root_disk = self._root_disk_path(instance_uuid)
-        if root_disk:
-            found.append('root disk %s' % root_disk)
+        pool = self._pool('instances', create=False)
+        for suffix in ('', REBUILD_SUFFIX, PREVIOUS_SUFFIX) if pool else ():
+            root_disk = storage.volume_path(pool, self._root_disk_name(instance_uuid)
+                                            + suffix)
+            if root_disk:
+                found.append('root disk %s' % root_disk)
         if os.path.exists(self.config_drive_path(instance_uuid)):
             found.append('config drive %s' % self.config_drive_path(instance_uuid))
         for volume_id in volume_ids:

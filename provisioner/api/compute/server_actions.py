@@ -1,6 +1,7 @@
 """POST /servers/{id}/action: power actions, console output, and provisioner's own.
 
-Nova's actions ``os-stop``, ``os-start``, ``reboot``, ``os-getConsoleOutput``,
+Nova's actions ``os-stop``, ``os-start``, ``reboot``, ``rebuild``
+(provisioner.api.compute.rebuild), ``os-getConsoleOutput``,
 ``lock`` and ``unlock`` (while locked, only an admin acts on the server),
 ``addSecurityGroup`` and ``removeSecurityGroup`` (the server's ports carry the
 groups), plus two documented provisioner actions on an interrupted boot:
@@ -12,6 +13,7 @@ persisted flow, with revert, like the boot. The body names one action
 by the action's own schema.
 """
 
+from provisioner.api.compute import rebuild
 from provisioner.api.compute.schemas import servers as schemas
 from provisioner.api.compute.servers import compute
 from provisioner.api import validation
@@ -46,8 +48,11 @@ def _console_output(req, server_id, body):
     length = (body or {}).get('length')
     length = int(length) if length is not None else None
     api = compute(req)
-    output = api.console_output(api.server_record(server_id)['id'],
-                                None if length in (None, -1) else length)
+    output = api.console_output(api.server_record(server_id)['id'])
+    if length not in (None, -1):
+        # Nova's tail: the last `length` pieces between newlines, so a log ending
+        # in one gives length - 1 lines and an empty last piece.
+        output = '\n'.join(output.split('\n')[-length:]) if length else ''
     return wsgi.json_response({'output': output})
 
 
@@ -97,20 +102,11 @@ def _unlock(req, server_id, body):
     return wsgi.empty_response(202)
 
 
-@validation.schema(schemas.REBUILD)
-def _rebuild(req, server_id, body):
-    # The server was found (action); re-imaging its root disk is not implemented:
-    # say so rather than answer 202 and keep the old disk.
-    raise wsgi.HTTPError(400, 'rebuild is not supported yet: provisioner cannot '
-                              're-image a server\'s root disk; delete the server and '
-                              'boot a new one from image %s' % body['imageRef'])
-
-
 # By the names schemas.ACTIONS lets through.
 ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'os-getConsoleOutput': _console_output, 'provisioner:resume': _resume,
            'provisioner:rollback': _rollback, 'lock': _lock, 'unlock': _unlock,
-           'rebuild': _rebuild, 'addSecurityGroup': _add_security_group,
+           'rebuild': rebuild.rebuild_server, 'addSecurityGroup': _add_security_group,
            'removeSecurityGroup': _remove_security_group}
 
 

@@ -4,6 +4,8 @@ import ipaddress
 import re
 import string
 
+from lxml import etree
+
 from provisioner import exception
 from provisioner.virt.libvirt import config
 
@@ -133,3 +135,19 @@ def dhcp_options(net):
         options.append('dhcp-option=121,%s' % ','.join(
             '%s,%s' % (destination, nexthop) for destination, nexthop in routes))
     return options
+
+
+# What a rebuild takes from the new image's domain XML: the name, how it boots.
+_BOOT_ELEMENTS = ('title', 'metadata', 'os')
+
+
+def transplant_boot(current_xml, new_xml):
+    """``current_xml`` with the title, metadata and <os> of ``new_xml``."""
+    current, new = etree.fromstring(current_xml), etree.fromstring(new_xml)
+    for tag in _BOOT_ELEMENTS:
+        old, replacement = current.find(tag), new.find(tag)
+        if old is not None:
+            current.remove(old)
+        if replacement is not None:
+            current.insert(list(new).index(replacement), replacement)
+    return etree.tostring(current, encoding='unicode')

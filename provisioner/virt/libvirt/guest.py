@@ -130,13 +130,16 @@ class Guest:
 
     # -- disks (hot-plug) ---------------------------------------------------------
 
-    def disks(self, live=True):
-        """{target dev: source file} of the running domain, or of its definition."""
+    def xml(self, live=True):
+        """The running domain's XML, or its definition's."""
         flags = 0 if live else libvirt.VIR_DOMAIN_XML_INACTIVE
         with libvirt_host.translate_errors('reading the XML of %s' % self.name):
-            xml = self._domain.XMLDesc(flags)
+            return self._domain.XMLDesc(flags)
+
+    def disks(self, live=True):
+        """{target dev: source file} of the running domain, or of its definition."""
         found = {}
-        for disk in etree.fromstring(xml).iterfind('./devices/disk'):
+        for disk in etree.fromstring(self.xml(live)).iterfind('./devices/disk'):
             target, source = disk.find('target'), disk.find('source')
             if target is not None:
                 found[target.get('dev')] = (source.get('file')

@@ -1,5 +1,6 @@
 """libvirt dir storage pools and their qcow2 volumes, every call idempotent."""
 
+import contextlib
 import os
 import subprocess
 import time
@@ -130,6 +131,30 @@ def delete_volume(pool, name):
             return
         with libvirt_host.translate_errors('deleting volume %s' % name):
             raise
+
+
+def swap_in(pool, name, new_name, old_name):
+    """Put volume ``new_name``'s file in ``name``'s place, keeping ``name``'s as
+    ``old_name`` (a hard link made first: the old file is never lost). A re-run
+    after a crash finishes the swap; one after it did nothing."""
+    directory = _pool_path(pool)
+    path, new, old = (os.path.join(directory, n) for n in (name, new_name, old_name))
+    if os.path.exists(new):
+        if os.path.exists(path) and not os.path.exists(old):
+            os.link(path, old)
+        os.replace(new, path)
+    _refresh(pool)
+
+
+def swap_back(pool, name, new_name, old_name):
+    """Undo swap_in: ``old_name``'s file back as ``name`` (the new one dropped)."""
+    directory = _pool_path(pool)
+    path, new, old = (os.path.join(directory, n) for n in (name, new_name, old_name))
+    if os.path.exists(old):
+        os.replace(old, path)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(new)
+    _refresh(pool)
 
 
 def copy_into(pool, name, source_path, source_format=None):

@@ -155,21 +155,6 @@ REBOOT = {'type': 'object',
           'properties': {'type': {'type': 'string', 'pattern': '^(SOFT|HARD|soft|hard)$'}},
           'required': ['type'], 'additionalProperties': False}
 
-# Nova's rebuild (2.1): a new image for the server, with a name, metadata and access
-# addresses if given.
-REBUILD = {'type': 'object',
-           'properties': {
-               'imageRef': {'type': 'string', 'minLength': 1},
-               'name': _name,
-               'adminPass': {'type': 'string'},
-               'metadata': _metadata,
-               'preserve_ephemeral': parameter_types.BOOLEAN,
-               'OS-DCF:diskConfig': {'enum': ['AUTO', 'MANUAL']},
-               'accessIPv4': ACCESS_IPV4,
-               'accessIPv6': ACCESS_IPV6,
-               'personality': {'type': 'array', 'maxItems': 0}},
-           'required': ['imageRef'], 'additionalProperties': False}
-
 CONSOLE_OUTPUT = {'type': ['object', 'null'],
                   'properties': {'length': {
                       'type': ['integer', 'string', 'null'], 'pattern': '^-?[0-9]+$',
