@@ -205,7 +205,7 @@ BOOT = request('boot', {
     'key_name': titled(DISPLAY_NAME, 'key pair'),
     'flavor': titled(NAME, 'flavor'),
     'image': titled(NAME, 'image'),
-    'networks': titled(list_of(NIC, 1, MAX_NETWORKS), 'network'),
+    'networks': titled(list_of(NIC, 0, MAX_NETWORKS), 'network'),
     'volume_sizes': titled(list_of(whole_number(1, MAX_VOLUME_GIB), 0, MAX_VOLUMES),
                            'volume size (GiB)'),
     'user_data': titled(USER_DATA, 'user data'),

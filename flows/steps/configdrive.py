@@ -16,7 +16,7 @@ LOG = logging.getLogger(__name__)
 
 def meta_data(req):
     data = {'uuid': req.id, 'name': req.name,
-            'hostname': naming.hostname(req.name),
+            'hostname': req.hostname or naming.hostname(req.name),
             'project_id': req.project_id, 'launch_index': 0,
             'availability_zone': req.availability_zone or 'nova',
             'meta': dict(req.properties)}

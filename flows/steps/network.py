@@ -17,6 +17,10 @@ from flows.steps import base
 LOG = logging.getLogger(__name__)
 
 
+
+def _hostname(req):
+    return req.hostname or naming.hostname(req.name)
+
 class AllocatePorts(base.ProvisionerTask):
     """Allocate a fixed IP and a MAC from IPAM on each requested network, or bind
     the port a user made first.
@@ -89,7 +93,7 @@ class ReserveDhcp(base.HostTask):
     def build_payload(self, instance_id, ports):
         return DhcpPayload(
             instance_id, ports,
-            naming.hostname(self.records.build_request(instance_id).name))
+            _hostname(self.records.build_request(instance_id)))
 
     def build_undo_payload(self, instance_id, ports=None):
         # The ports argument first, not the database: a revert replayed late (its

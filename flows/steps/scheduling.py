@@ -39,7 +39,7 @@ def request_spec(instance_id, excluded_hosts=()):
         volume_host = volumes.host_of(req.boot_volume['id'])
     return filters.RequestSpec(
         vcpus=req.vcpus, ram_mib=req.ram_mib, disk_gib=req.disk_gib,
-        volume_host=volume_host,
+        volume_host=volume_host, requested_host=req.requested_host,
         availability_zone=req.availability_zone, image_arch=req.image.get('arch'),
         image_hypervisor_type=req.image.get('hypervisor_type'),
         group_name=group_name, group_policy=group_policy, group_hosts=group_hosts,

@@ -27,6 +27,7 @@ from provisioner.compute import rebuild
 from provisioner.quota import counters
 from provisioner.compute import server_groups
 from provisioner.compute import server_metadata
+from provisioner.compute import server_tags
 from provisioner.compute import states
 from provisioner.conf import CONF
 from provisioner.db import api as db_api
@@ -43,6 +44,10 @@ from provisioner import validation
 from taskflow import states as tf_states
 
 _PAST = {'resume': 'resumed', 'rollback': 'rolled back'}
+# What a create or update may set besides the name (compute 2.19, 2.63, 2.90), by
+# the instance's column.
+_SERVER_FIELDS = {'description': 'description', 'hostname': 'hostname',
+                  'trusted_image_certificates': 'trusted_certs'}
 
 
 def _set_access_ips(row, access_ips):
@@ -227,9 +232,9 @@ class ComputeAPI:
     def rename(self, name_or_id, new_name):
         return self.update(name_or_id, name=new_name)
 
-    def update(self, name_or_id, name=None, access_ips=None):
-        """Rename and/or set the access addresses ({'v4', 'v6'}: None clears one);
-        the instance id."""
+    def update(self, name_or_id, name=None, access_ips=None, fields=None):
+        """Rename and/or set the access addresses ({'v4', 'v6'}: None clears one)
+        and ``fields`` (description, hostname: None clears one); the instance id."""
         if name is not None:
             validation.check({'name': name}, schemas.RENAME)
         with db_api.transaction() as session:
@@ -237,7 +242,18 @@ class ComputeAPI:
             if name is not None:
                 row.name = name
             _set_access_ips(row, access_ips)
+            for field, value in (fields or {}).items():
+                setattr(row, _SERVER_FIELDS[field], value)
             return row.id
+
+    def change_tags(self, name_or_id, method, change):
+        """``change(session, instance_id)`` of the server's tags, once it may
+        (server_tags.check_state; ``method`` names the change); its result."""
+        with db_api.transaction() as session:
+            row = self._find(session, name_or_id, 'instance:update')
+            if method:
+                server_tags.check_state(row, method)
+            return change(session, row.id)
 
     # -- metadata and lock -------------------------------------------------------------
 
@@ -256,9 +272,10 @@ class ComputeAPI:
             locks.check_unlocked(self.context, row)
             row.properties = server_metadata.without(row.properties, key)
 
-    def lock(self, name_or_id):
+    def lock(self, name_or_id, reason=None):
         with db_api.transaction() as session:
-            locks.lock(self.context, self._find(session, name_or_id, 'instance:lock'))
+            locks.lock(self.context, self._find(session, name_or_id, 'instance:lock'),
+                       reason)
 
     def unlock(self, name_or_id):
         with db_api.transaction() as session:
@@ -335,7 +352,8 @@ class ComputeAPI:
     def create_instances(self, name, flavor, image, networks, volume_sizes=(),
                          user_data=None, *, availability_zone=None, server_group=None,
                          properties=None, key_name=None, boot_volume=None,
-                         access_ips=None, count=1):
+                         access_ips=None, count=1, fields=None, tags=(),
+                         device_tags=None, requested_host=None):
         """Validate and record ``count`` boot requests alike, each with its
         not-yet-started flow; (their reservation id, their instance ids).
 
@@ -346,7 +364,10 @@ class ComputeAPI:
         copy of the image, recorded here (see _record_boot_volume); or
         ({'volume_id'}) an existing volume, reserved here, whose image is the
         server's (``image``, if given, must be it): one instance only.
-        ``access_ips``: Nova's accessIPv4/accessIPv6 ({'v4', 'v6'}).
+        ``access_ips``: Nova's accessIPv4/accessIPv6 ({'v4', 'v6'}); ``fields``:
+        description, hostname, trusted_image_certificates; ``tags``: the servers'
+        tags; ``device_tags``: {'nics': [tag or None], 'volumes': [...]} as asked;
+        ``requested_host``: the host to boot on (checked to exist).
         """
         policy.authorize(self.context, 'instance:boot')
         if count < 1 or (count > 1 and boot_volume is not None):
@@ -383,17 +404,28 @@ class ComputeAPI:
             self._validate_placement(session, flavor_row, image_row, availability_zone,
                                      volume_backed=boot_volume is not None)
             key = self._key_pair(session, key_name)
+            if requested_host is not None and not session.execute(sa.select(
+                    models.Host.id).where(models.Host.name == requested_host)).first():
+                raise exception.NotFound(kind='Compute host', name=requested_host)
             for launch_index, instance_name in enumerate(names):
                 request_spec = {'network_ids': [nic['network_id'] for nic in nics],
                                 'nics': nics, 'volume_sizes': volume_sizes,
                                 'availability_zone': availability_zone,
                                 'reservation_id': reservation_id,
                                 'launch_index': launch_index}
+                if device_tags:
+                    request_spec['device_tags'] = device_tags
+                if requested_host:
+                    request_spec['requested_host'] = requested_host
                 ids.append(self._record_instance(
                     session, instance_name, flavor_row, image_row, request_spec,
                     user_data=user_data, properties=properties, key=key,
                     access_ips=access_ips, server_group=server_group,
                     existing=existing, boot_volume=boot_volume))
+                row = session.get(models.Instance, ids[-1])
+                for field, value in (fields or {}).items():
+                    setattr(row, _SERVER_FIELDS[field], value)
+                server_tags.replace(session, row.id, tags or ())
         return reservation_id, ids
 
     def _record_instance(self, session, name, flavor_row, image_row, request_spec, *,

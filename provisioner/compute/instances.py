@@ -11,6 +11,7 @@ from provisioner.compute import states
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner import naming
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +37,10 @@ class BuildRequest:
     boot_volume: types.MappingProxyType | None = None
     # One per NIC: {'network_id', 'port_id'?, 'fixed_ip'?} (read-only mappings).
     nics: tuple = ()
+    # The host asked for at boot (compute 2.74), if any.
+    requested_host: str | None = None
+    # The guest's hostname: the one set (compute 2.90), else from the name.
+    hostname: str = ''
 
 
 def get_row(session, instance_id):
@@ -65,7 +70,9 @@ def build_request(instance_id):
             properties=types.MappingProxyType(dict(inst.properties or {})),
             key_name=inst.key_name, key_data=inst.key_data,
             boot_volume=_read_only(inst.request_spec.get('boot_volume')),
-            nics=tuple(types.MappingProxyType(nic) for nic in _nics(inst.request_spec)))
+            nics=tuple(types.MappingProxyType(nic) for nic in _nics(inst.request_spec)),
+            requested_host=inst.request_spec.get('requested_host'),
+            hostname=inst.hostname or naming.hostname(inst.name))
 
 
 def current_request(instance_id):

@@ -7,6 +7,8 @@ instances, then their ports and volumes in one query each, whatever the count.
 
 import sqlalchemy as sa
 
+from provisioner.catalog import hosts
+from provisioner.compute import server_tags
 from provisioner.compute import states
 from provisioner.db import api as db_api
 from provisioner.db import models
@@ -26,6 +28,13 @@ def _query(context, all_projects, filters):
             query = query.where(inst.vm_state.in_(value))
         elif key == 'changes_since':
             query = query.where(inst.updated_at >= value)
+        elif key == 'changes_before':
+            query = query.where(inst.updated_at <= value)
+        elif key == 'tags':
+            query = query.where(server_tags.matching(**value))
+        elif key == 'locked':
+            query = query.where(inst.locked_by.is_not(None) if value
+                                else inst.locked_by.is_(None))
         elif key == 'ids':
             query = query.where(inst.id.in_(value))
         else:
@@ -37,7 +46,8 @@ def server_records(context, all_projects=False, **filters):
     """Instances (newest first) as dicts with their addresses and volumes.
 
     ``filters``: project_id, user_id, host, flavor_id, image_id, key_name, id,
-    ids (a list), vm_states (a list), changes_since (a datetime).
+    ids (a list), vm_states (a list), changes_since and changes_before (datetimes),
+    locked (a bool), tags ({'all_of', 'any_of', 'not_all', 'not_any'}: lists).
     """
     with db_api.transaction() as session:
         rows = session.execute(_query(context, all_projects, filters)).scalars().all()
@@ -58,7 +68,44 @@ def server_records(context, all_projects=False, **filters):
             by_id[volume.instance_id]['volumes'].append(
                 {'id': volume.id, 'size_gib': volume.size_gib, 'status': volume.status,
                  'index': volume.index})
+        _add_flavors_groups_and_tags(session, records, by_id)
     return records
+
+
+def _add_flavors_groups_and_tags(session, records, by_id):
+    """What the views of 2.26 (tags), 2.47 (the flavor) and 2.71 (server groups)
+    show, one query each."""
+    flavor = models.Flavor
+    flavors = {row.id: {'name': row.name, 'vcpus': row.vcpus, 'ram': row.ram_mib,
+                        'disk': row.disk_gib}
+               for row in session.execute(sa.select(flavor).where(flavor.id.in_(
+                   {r['flavor_id'] for r in records}))).scalars()}
+    for record in records:
+        record['flavor'] = flavors.get(record['flavor_id'])
+    member = models.ServerGroupMember
+    for instance_id, group_id in session.execute(
+            sa.select(member.instance_id, member.group_id)
+            .where(member.instance_id.in_(by_id))):
+        by_id[instance_id]['server_groups'].append(group_id)
+    for instance_id, tags in server_tags.of(session, list(by_id)).items():
+        by_id[instance_id]['tags'] = tags
+    statuses = _host_statuses(session, {r['host'] for r in records if r['host']})
+    for record in records:
+        record['host_status'] = statuses.get(record['host'], 'UNKNOWN') \
+            if record['host'] else ''
+
+
+def _host_statuses(session, names):
+    """Nova's host_status (2.16) of the named hosts: UP, DOWN (no report within
+    host_down_time) or MAINTENANCE (disabled)."""
+    if not names:
+        return {}
+    cutoff = hosts.down_cutoff()
+    host = models.Host
+    return {row.name: ('DOWN' if row.updated_at < cutoff else
+                       'MAINTENANCE' if not row.enabled else 'UP')
+            for row in session.execute(sa.select(host).where(host.name.in_(names)))
+            .scalars()}
 
 
 def _record(row):
@@ -75,7 +122,10 @@ def _record(row):
             'has_user_data': row.user_data is not None,
             'boot_from_volume': bool(spec.get('boot_volume')),
             'access_ip_v4': row.access_ip_v4, 'access_ip_v6': row.access_ip_v6,
-            'locked_by': row.locked_by,
+            'locked_by': row.locked_by, 'locked_reason': row.locked_reason,
+            'description': row.description, 'hostname': row.hostname,
+            'trusted_certs': row.trusted_certs, 'server_groups': [], 'tags': [],
+            'device_tags': spec.get('device_tags', {}),
             'reservation_id': spec.get('reservation_id'),
             'launch_index': spec.get('launch_index', 0),
             'addresses': [], 'volumes': []}

@@ -21,10 +21,12 @@ def check_unlocked(context, row):
         raise InstanceLocked(name=row.id)
 
 
-def lock(context, row):
-    """Lock ``row``; locking a locked instance changes nothing (as Nova)."""
+def lock(context, row, reason=None):
+    """Lock ``row`` (with Nova's 2.73 ``reason``, if given); locking a locked
+    instance changes nothing (as Nova)."""
     if not row.locked_by:
         row.locked_by = ADMIN if context.is_admin else OWNER
+        row.locked_reason = reason
 
 
 def unlock(context, row):
@@ -33,3 +35,4 @@ def unlock(context, row):
         raise exception.Forbidden(reason='instance %s was locked by an admin; only an '
                                          'admin can unlock it' % row.id)
     row.locked_by = None
+    row.locked_reason = None

@@ -271,6 +271,22 @@ class Instance(TimestampMixin, Base):
     access_ip_v6: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
     # Who locked the server ('owner' or 'admin', as Nova), None when unlocked.
     locked_by: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
+    # Nova's display_description (2.19), lock reason (2.73), hostname (2.90; None:
+    # derived from the name) and trusted image certificate ids (2.63).
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    locked_reason: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    hostname: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    trusted_certs: orm.Mapped[list | None] = orm.mapped_column(sa.JSON)
+
+
+class InstanceTag(Base):
+    """One of a server's tags (Nova's instance tags, compute 2.26)."""
+
+    __tablename__ = 'instance_tags'
+    instance_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('instances.id', ondelete='CASCADE'), primary_key=True)
+    tag: orm.Mapped[str] = orm.mapped_column(sa.String(60), primary_key=True,
+                                             index=True)
 
 
 class InstanceEvent(Base):

@@ -43,6 +43,9 @@ class RequestSpec:
     alive_since: object = None
     # The host holding the bytes of the volume the server boots from, if any.
     volume_host: str | None = None
+    # The host the boot asked for (Nova's 2.74 host/hypervisor_hostname): the
+    # filters still run, on it alone.
+    requested_host: str | None = None
 
 
 class AliveFilter:

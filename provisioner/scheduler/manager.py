@@ -18,8 +18,10 @@ H = filters.H
 
 
 def _conditions(active_filters, spec):
-    return [(f.name, c) for f in active_filters
-            for c in [f.clause(spec)] if c is not None]
+    requested = ([('requested host', H.name == spec.requested_host)]
+                 if spec.requested_host else [])
+    return requested + [(f.name, c) for f in active_filters
+                        for c in [f.clause(spec)] if c is not None]
 
 
 def _order(ranges):

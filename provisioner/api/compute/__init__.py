@@ -19,6 +19,7 @@ from provisioner.api.compute import quotas
 from provisioner.api.compute import server_actions
 from provisioner.api.compute import server_groups
 from provisioner.api.compute import server_metadata
+from provisioner.api.compute import server_tags
 from provisioner.api.compute import servers
 from provisioner.api.compute import versions
 from provisioner.api.compute import volume_attachments
@@ -26,7 +27,7 @@ from provisioner.api import wsgi
 
 SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
                        request_id_header='x-compute-request-id', controllers=(
-    versions, servers, server_actions, server_metadata, ips, instance_actions,
+    versions, servers, server_actions, server_metadata, server_tags, ips, instance_actions,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors,
     provisioner_ext, flows,
     volume_attachments))

@@ -88,11 +88,35 @@ def _remove_security_group(req, server_id, body):
     return wsgi.empty_response(202)
 
 
-@validation.schema(schemas.LOCK)
+@validation.schema(schemas.LOCK, '2.1', '2.72')
+@validation.schema(schemas.LOCK_V273, '2.73')
 def _lock(req, server_id, body):
     api = compute(req)
-    api.lock(api.server_record(server_id)['id'])
+    reason = (body or {}).get('locked_reason') if req.api_version >= (2, 73) else None
+    api.lock(api.server_record(server_id)['id'], reason)
     return wsgi.empty_response(202)
+
+
+def _network_proxy(schema):
+    """Nova's nova-network actions: gone (404) from 2.44; before, their body is
+    checked, then they answer as Nova with Neutron for what they cannot find here
+    (no floating IPs; ports belong to the network API)."""
+    @validation.schema(schema, '2.1', '2.43')
+    def act(req, server_id, body):
+        server = compute(req).server_record(server_id)
+        if schema is schemas.ADD_FIXED_IP:
+            raise wsgi.HTTPError(400, 'addFixedIp is not supported: attach a port to '
+                                      'network %s with the network API instead'
+                                 % body['networkId'])
+        if schema is not schemas.REMOVE_FIXED_IP:
+            raise wsgi.HTTPError(404, 'Floating IP not found for address %s.'
+                                 % body['address'])
+        if body['address'] not in {a['ip'] for a in server['addresses']}:
+            raise wsgi.HTTPError(400, "Instance %s does not have fixed IP '%s'."
+                                 % (server['id'], body['address']))
+        raise wsgi.HTTPError(400, 'removeFixedIp is not supported: the address '
+                                  'belongs to a port; detach it with the network API')
+    return act
 
 
 @validation.schema(schemas.UNLOCK)
@@ -107,7 +131,11 @@ ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'os-getConsoleOutput': _console_output, 'provisioner:resume': _resume,
            'provisioner:rollback': _rollback, 'lock': _lock, 'unlock': _unlock,
            'rebuild': rebuild.rebuild_server, 'addSecurityGroup': _add_security_group,
-           'removeSecurityGroup': _remove_security_group}
+           'removeSecurityGroup': _remove_security_group,
+           'addFixedIp': _network_proxy(schemas.ADD_FIXED_IP),
+           'removeFixedIp': _network_proxy(schemas.REMOVE_FIXED_IP),
+           'addFloatingIp': _network_proxy(schemas.ADD_FLOATING_IP),
+           'removeFloatingIp': _network_proxy(schemas.REMOVE_FLOATING_IP)}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')

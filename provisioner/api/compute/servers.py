@@ -8,10 +8,9 @@ anything is written.
 """
 
 import base64
-import datetime
-import re
 
 from provisioner.api import common
+from provisioner.api.compute import server_filters
 from provisioner.api.compute.schemas import servers as schemas
 from provisioner.api.compute.views import security_groups as security_group_views
 from provisioner.api.compute.views import servers as views
@@ -24,21 +23,13 @@ from provisioner import exception
 from provisioner.network import security_groups as network_security_groups
 from provisioner.network import service as networks
 
-# Nova's status filter, as the vm_states that show as it.
-_STATUS_FILTER = {'BUILD': ['building'], 'ACTIVE': ['active'], 'SHUTOFF': ['stopped'],
-                  'ERROR': ['error'], 'REBOOT': ['active'],
-                  'HARD_REBOOT': ['active', 'stopped']}
-
-
 def compute(req):
     # All-in-one this process is the hypervisor host: a boot first checks and
     # reports it, as the CLI does. Distributed, the workers report their hosts.
     return compute_api.ComputeAPI(req.context, req.deployment)
 
 
-def _ref_id(value):
-    """Nova takes a flavor or image as an id or a URL ending in it."""
-    return str(value).rstrip('/').rsplit('/', 1)[-1]
+_ref_id = server_filters.ref_id
 
 
 # -- create ----------------------------------------------------------------------
@@ -127,8 +118,26 @@ def _volumes_and_image(server):
     return _ref_id(image), sizes, boot_volume
 
 
+def _auto_network(req):
+    """2.37's "auto": the one network the project can use, as Nova's; provisioner
+    allocates none of its own (Nova's 400 when there is none to use)."""
+    found = networks.list_networks(req.context)
+    if not found:
+        raise wsgi.HTTPError(400, 'Unable to automatically allocate a network for '
+                                  'project %s' % req.context.project_id)
+    if len(found) > 1:
+        raise wsgi.HTTPError(400, 'More than one possible network found. Specify '
+                                  'network ID(s) to select which one(s) to connect '
+                                  'to.')
+    return [found[0]['id']]
+
+
 def _networks(req, server):
     requested = server.get('networks')
+    if requested == 'none':
+        return []
+    if requested == 'auto':
+        return _auto_network(req)
     if requested is None:
         # Nova 2.1 without networks: the one network there is, if there is one.
         found = networks.list_networks(req.context)
@@ -154,7 +163,8 @@ def _user_data(server):
 
 
 # References in the body that do not exist are the request's fault: 400, as Nova.
-_BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Port', 'Server group', 'Volume'}
+_BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Port', 'Server group', 'Volume',
+                  'Compute host'}
 
 
 def _count(server):
@@ -185,8 +195,60 @@ def _true(value):
     return str(value).lower() in ('true', '1', 'on', 'yes', 'y', 't')
 
 
+def _device_tags(server):
+    """2.32/2.42's device tags, as asked: {'nics': [...], 'volumes': [...]}, a
+    None for each device without one; {} when none is tagged."""
+    nics = server.get('networks')
+    tags = {'nics': [n.get('tag') for n in nics] if isinstance(nics, list) else [],
+            'volumes': [b.get('tag') for b in server.get('block_device_mapping_v2', [])]}
+    return tags if any(tags['nics'] + tags['volumes']) else {}
+
+
+def _requested_host(req, server):
+    """2.74's host and hypervisor_hostname (one name here: a host is its own
+    hypervisor); admins only, as Nova's policy."""
+    host, node = server.get('host'), server.get('hypervisor_hostname')
+    if host is None and node is None:
+        return None
+    if not req.context.is_admin:
+        raise wsgi.HTTPError(403, 'Policy doesn\'t allow compute:servers:create:'
+                                  'requested_destination to be performed.')
+    if host and node and host != node:
+        raise wsgi.HTTPError(400, 'Compute host %s could not be found.' % node)
+    return host or node
+
+
+def _fields(req, server, count):
+    """What the create sets besides the boot itself (2.19, 2.63, 2.90); below
+    2.19 Nova describes a server by its name."""
+    fields = {key: server[key] for key in ('description', 'hostname',
+                                           'trusted_image_certificates')
+              if server.get(key) is not None}
+    if req.api_version < (2, 19):
+        fields['description'] = server['name']
+    if 'hostname' in fields and count > 1:
+        raise wsgi.HTTPError(400, 'Unable to allocate a single hostname to multiple '
+                                  'instances')
+    for bdm in server.get('block_device_mapping_v2', []):
+        if bdm.get('volume_type'):  # 2.67; provisioner's volumes have no types
+            raise wsgi.HTTPError(400, 'Volume type %s could not be found.'
+                                 % bdm['volume_type'])
+    return fields
+
+
 @wsgi.route('POST', '/v2.1/servers')
-@validation.schema(schemas.CREATE)
+@validation.schema(schemas.CREATE, '2.1', '2.18')
+@validation.schema(schemas.CREATE_V219, '2.19', '2.31')
+@validation.schema(schemas.CREATE_V232, '2.32', '2.32')
+@validation.schema(schemas.CREATE_V233, '2.33', '2.36')
+@validation.schema(schemas.CREATE_V237, '2.37', '2.41')
+@validation.schema(schemas.CREATE_V242, '2.42', '2.51')
+@validation.schema(schemas.CREATE_V252, '2.52', '2.56')
+@validation.schema(schemas.CREATE_V257, '2.57', '2.62')
+@validation.schema(schemas.CREATE_V263, '2.63', '2.66')
+@validation.schema(schemas.CREATE_V267, '2.67', '2.73')
+@validation.schema(schemas.CREATE_V274, '2.74', '2.89')
+@validation.schema(schemas.CREATE_V290, '2.90')
 def create(req, body):
     server = body['server']
     hints = body.get('OS-SCH-HNT:scheduler_hints') or body.get('os:scheduler_hints') \
@@ -201,8 +263,13 @@ def create(req, body):
             _user_data(server), availability_zone=server.get('availability_zone'),
             server_group=hints.get('group'), properties=server.get('metadata'),
             key_name=server.get('key_name'), boot_volume=boot_volume,
-            access_ips=_access_ips(server), count=count)
+            access_ips=_access_ips(server), count=count, fields=_fields(req, server, count),
+            tags=server.get('tags', ()), device_tags=_device_tags(server),
+            requested_host=_requested_host(req, server))
     except exception.NotFound as exc:
+        if exc.kwargs.get('kind') == 'Compute host':
+            raise wsgi.HTTPError(400, 'Compute host %s could not be found.'
+                                 % exc.kwargs['name']) from None
         if exc.kwargs.get('kind') in _BAD_REFERENCE:
             raise wsgi.HTTPError(400, str(exc)) from None
         raise
@@ -217,71 +284,17 @@ def create(req, body):
 
 # -- list and show -------------------------------------------------------------------
 
-def _list_filters(req):
-    """Nova's list filters that provisioner keeps; unknown ones are ignored, as Nova
-    ignores what a non-admin may not filter on."""
-    params = req.GET
-    filters = {}
-    all_projects = False
-    if req.context.is_admin:
-        if 'all_tenants' in params:
-            all_projects = params['all_tenants'].lower() not in ('0', 'false', 'no',
-                                                                 'off')
-        project = params.get('project_id') or params.get('tenant_id')
-        if project:
-            filters['project_id'], all_projects = project, True
-        if params.get('host'):
-            filters['host'] = params['host']
-    status = params.get('status')
-    if status:
-        if status.upper() not in _STATUS_FILTER:
-            return status, all_projects, filters  # nothing has an unknown status
-        filters['vm_states'] = _STATUS_FILTER[status.upper()]
-    for param, key in (('flavor', 'flavor_id'), ('image', 'image_id'),
-                       ('key_name', 'key_name'), ('user_id', 'user_id')):
-        if params.get(param):
-            filters[key] = _ref_id(params[param])
-    if params.get('changes-since'):
-        filters['changes_since'] = _timestamp(params['changes-since'])
-    return status, all_projects, filters
-
-
-def _timestamp(value):
-    try:
-        moment = datetime.datetime.fromisoformat(value.replace('Z', '+00:00'))
-    except ValueError:
-        raise wsgi.HTTPError(400, 'changes-since must be an ISO 8601 time, not %r'
-                             % value) from None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(datetime.timezone.utc).replace(tzinfo=None)
-    return moment
-
-
-def _matches(pattern, value):
-    """Nova matches name and ip filters as regular expressions (re.search)."""
-    try:
-        return re.search(pattern, value or '') is not None
-    except re.error:
-        return pattern in (value or '')
-
-
 def _servers(req):
-    status, all_projects, filters = _list_filters(req)
-    if status is not None and 'vm_states' not in filters:
-        return []
+    query = server_filters.params(req)
+    status = query.get('status')
+    all_projects, filters = server_filters.database_filters(req, query)
+    if status:
+        vm_states = server_filters.status_states(req, status)
+        if vm_states is None:
+            return []
+        filters['vm_states'] = vm_states
     servers = compute(req).server_records(all_projects=all_projects, **filters)
-    name, ip = req.GET.get('name'), req.GET.get('ip')
-    reservation_id = req.GET.get('reservation_id')
-    if reservation_id:
-        servers = [s for s in servers if s['reservation_id'] == reservation_id]
-    if name:
-        servers = [s for s in servers if _matches(name, s['name'])]
-    if ip:
-        servers = [s for s in servers
-                   if any(_matches(ip, a['ip']) for a in s['addresses'])]
-    if status in ('REBOOT', 'HARD_REBOOT', 'ACTIVE', 'SHUTOFF'):
-        servers = [s for s in servers if s['status'] == status.upper()]
-    return servers
+    return server_filters.matching(servers, query, status and status.upper())
 
 
 def _list(req, view):
@@ -306,26 +319,36 @@ def _user_data_of(server):
     return instances.user_data(server['id']) if server['has_user_data'] else None
 
 
-@wsgi.route('GET', '/v2.1/servers/{server_id}')
-def show(req, server_id):
-    server = compute(req).server_record(server_id)
+def _shown(req, server):
     user_data = None
     if req.context.is_admin and req.api_version >= (2, 3):
         user_data = _user_data_of(server)
-    return wsgi.json_response({'server': views.detail(req, server, user_data)})
+    return views.detail(req, server, user_data, show_groups=True)
+
+
+@wsgi.route('GET', '/v2.1/servers/{server_id}')
+def show(req, server_id):
+    return wsgi.json_response({'server': _shown(req, compute(req).server_record(
+        server_id))})
 
 
 # -- update and delete -----------------------------------------------------------
 
 @wsgi.route('PUT', '/v2.1/servers/{server_id}')
-@validation.schema(schemas.UPDATE)
+@validation.schema(schemas.UPDATE, '2.1', '2.18')
+@validation.schema(schemas.UPDATE_V219, '2.19', '2.89')
+@validation.schema(schemas.UPDATE_V290, '2.90')
 def update(req, server_id, body):
     api = compute(req)
     server = api.server_record(server_id)
+    fields = {key: body['server'][key] for key in ('description', 'hostname')
+              if key in body['server']}  # a description of null clears it
     api.update(server['id'], name=body['server'].get('name'),
-               access_ips=_access_ips(body['server']))
-    return wsgi.json_response({'server': views.updated(req, api.server_record(
-        server['id']))})
+               access_ips=_access_ips(body['server']), fields=fields)
+    server = api.server_record(server['id'])
+    if req.api_version >= (2, 75):  # the same view as show's
+        return wsgi.json_response({'server': _shown(req, server)})
+    return wsgi.json_response({'server': views.updated(req, server)})
 
 
 @wsgi.route('DELETE', '/v2.1/servers/{server_id}')

@@ -32,7 +32,8 @@ def server(api_cloud, openstack, keypair, tmp_path_factory):
     started = time.monotonic()
     created = openstack.json(
         'server', 'create', '--flavor', 'tiny', '--image', 'guest', '--network', 'net1',
-        '--key-name', keypair[0], '--user-data', user_data,
+        '--key-name', keypair[0], '--user-data', user_data, '--tag', 'web',
+        '--description', 'the api test server',
         '--block-device', 'source_type=blank,destination_type=volume,volume_size=1,'
                           'delete_on_termination=true',
         '--wait', VM)
@@ -105,6 +106,12 @@ def test_server_list_and_show(openstack, server, keypair):
     assert shown['OS-EXT-STS:power_state'] == RUNNING
     assert len(shown['volumes_attached']) == 1, shown['volumes_attached']
     assert shown['flavor'] and shown['image']
+    # The client negotiates the newest microversion (2.90): 2.52's tags at create,
+    # 2.19's description, 2.47's embedded flavor, 2.9's locked.
+    assert shown['tags'] == ['web'], shown
+    assert shown['description'] == 'the api test server'
+    assert 'tiny' in str(shown['flavor']) and 'vcpus' in str(shown['flavor'])
+    assert shown['locked'] is False
 
 
 def test_server_set_and_unset_property(openstack, server):

@@ -14,12 +14,14 @@ def test_create_server_wait_then_delete_server_wait(api_cloud, monkeypatch):
     monkeypatch.setenv('OS_CLIENT_CONFIG_FILE', str(api_cloud.clouds_yaml))
     conn = openstack.connect(cloud=api.CLOUD_NAME)
     try:
+        # Ansible's openstack.cloud.server sends "tags": [] (compute 2.52).
         server = conn.create_server('api-sdk', image='guest', flavor='tiny',
-                                    network='net1', wait=True, timeout=300)
+                                    network='net1', wait=True, timeout=300, tags=[])
         assert server.status == 'ACTIVE'
         server = conn.compute.wait_for_server(conn.compute.get_server(server.id),
                                               status='ACTIVE', wait=120)
         [address] = server.addresses['net1']
+        assert server.tags == [] and server.flavor.original_name == 'tiny'
         assert server.id in [s.id for s in conn.compute.servers()]
 
         deadline = time.monotonic() + 90

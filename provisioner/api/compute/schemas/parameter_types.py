@@ -14,3 +14,18 @@ TRUE = {'enum': _TRUE}
 
 # An integer, or its digits, as Nova takes counts and sizes.
 INT_OR_STRING = {'type': ['integer', 'string'], 'pattern': '^-?[0-9]+$'}
+
+# Nova's description: printable characters (no control characters), 0-255, or null.
+DESCRIPTION = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255,
+               'pattern': '^[^\x00-\x1f\x7f]*$'}
+# A tag (a server's, a device's): 1-60 characters without ',' or '/'.
+TAG = {'type': 'string', 'minLength': 1, 'maxLength': 60, 'pattern': '^[^,/]*$'}
+# RFC 952/1123 host names (2.90), and the host names of services (2.74's host).
+HOSTNAME = {'type': 'string', 'pattern': '^[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+$',
+            'minLength': 2, 'maxLength': 63}
+FQDN = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$', 'minLength': 1,
+        'maxLength': 255}
+# At most 50 certificate ids (2.63); null unsets them.
+TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
+                 'uniqueItems': True, 'items': {'type': 'string', 'minLength': 1}}
+VOLUME_TYPE = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255}

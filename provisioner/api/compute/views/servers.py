@@ -62,9 +62,40 @@ def addresses(server):
             for network in dict.fromkeys(a['network'] for a in server['addresses'])}
 
 
-def updated(req, server):
-    """The server as PUT /servers/{id} and rebuild answer it: Nova's base view,
-    without the extended attributes the show view adds."""
+def _flavor(req, server):
+    """2.47 embeds the flavor the server was built with; before, its id and link."""
+    if req.api_version < (2, 47):
+        return {'id': server['flavor_id'],
+                'links': urls.links(req, 'v2.1', 'flavors', server['flavor_id'])[1:]}
+    flavor = server.get('flavor') or {}
+    if not flavor:
+        return {}  # Nova's view of a flavor removed from the database
+    return {'vcpus': flavor['vcpus'], 'ram': flavor['ram'], 'disk': flavor['disk'],
+            'ephemeral': flavor.get('ephemeral', 0), 'swap': flavor.get('swap', 0),
+            'original_name': flavor['name'],
+            'extra_specs': dict(flavor.get('extra_specs') or {})}
+
+
+def _versioned(req, server, view, show_groups):
+    """The fields microversions 2.9 - 2.73 add to every full view of a server."""
+    version = req.api_version
+    for since, key, value in (
+            ((2, 9), 'locked', lambda: bool(server['locked_by'])),
+            ((2, 19), 'description', lambda: server['description']),
+            ((2, 26), 'tags', lambda: list(server['tags'])),
+            ((2, 63), 'trusted_image_certificates',
+             lambda: list(server['trusted_certs']) if server['trusted_certs']
+             else None),
+            ((2, 73), 'locked_reason', lambda: server['locked_reason'])):
+        if version >= since:
+            view[key] = value()
+    if show_groups and version >= (2, 71):
+        view['server_groups'] = list(server['server_groups'])
+
+
+def updated(req, server, show_groups=True):
+    """The server as PUT /servers/{id} and rebuild answer it (below 2.75): Nova's
+    base view, without the extended attributes the show view adds."""
     view = basic(req, server)
     view.update({
         'status': server['status'],
@@ -73,9 +104,7 @@ def updated(req, server):
         'metadata': server['metadata'],
         'hostId': host_id(server['project_id'], server['host']),
         'image': _image(req, server),
-        'flavor': {'id': server['flavor_id'],
-                   'links': urls.links(req, 'v2.1', 'flavors',
-                                         server['flavor_id'])[1:]},
+        'flavor': _flavor(req, server),
         'created': common.isotime(server['created_at']),
         'updated': common.isotime(server['updated_at']),
         'addresses': addresses(server),
@@ -87,14 +116,16 @@ def updated(req, server):
         view['progress'] = _PROGRESS[server['status']]
     if server['status'] in ('ERROR', 'DELETED'):
         view['fault'] = _fault(server)
+    _versioned(req, server, view, show_groups)
     return view
 
 
-def detail(req, server, user_data=None):
-    """The server as GET /servers/{id} shows it at req.api_version."""
+def detail(req, server, user_data=None, show_groups=False):
+    """The server as GET /servers/{id} (``show_groups``: 2.71's server groups)
+    and /servers/detail show it at req.api_version."""
     version = req.api_version
     is_admin = req.context.is_admin
-    view = updated(req, server)
+    view = updated(req, server, show_groups)
     view.update({
         'addresses': _addresses(server),
         'OS-EXT-AZ:availability_zone': server['availability_zone'] or (
@@ -119,7 +150,16 @@ def detail(req, server, user_data=None):
         view['OS-EXT-SRV-ATTR:hypervisor_hostname'] = server['host']
         if version >= (2, 3):
             view.update(_extended_attributes(server, user_data))
+        if version >= (2, 16):  # Nova's policy: admins see the host's status
+            view['host_status'] = server['host_status']
+    elif version >= (2, 90):  # 2.90 shows everyone the hostname
+        view['OS-EXT-SRV-ATTR:hostname'] = hostname(server)
     return view
+
+
+def hostname(server):
+    """What the guest is told its name is: set (2.90), else from the name."""
+    return server['hostname'] or naming.hostname(server['name'])
 
 
 def _extended_attributes(server, user_data):
@@ -127,7 +167,7 @@ def _extended_attributes(server, user_data):
     return {'OS-EXT-SRV-ATTR:reservation_id': server.get('reservation_id') or
             'r-%s' % server['id'][:8],
             'OS-EXT-SRV-ATTR:launch_index': server.get('launch_index') or 0,
-            'OS-EXT-SRV-ATTR:hostname': naming.hostname(server['name']),
+            'OS-EXT-SRV-ATTR:hostname': hostname(server),
             'OS-EXT-SRV-ATTR:kernel_id': '',
             'OS-EXT-SRV-ATTR:ramdisk_id': '',
             'OS-EXT-SRV-ATTR:root_device_name': '/dev/vda',
