@@ -94,24 +94,28 @@ class ReserveDhcp(base.HostTask):
 
     step = ReserveDhcpOnHost
 
-    def build_payload(self, instance_id, ports, host=None):
-        if host is not None:  # the segment, the DHCP host and the peers to flood to
+    def build_payload(self, instance_id, ports):
+        # The segment, the DHCP host and the peers to flood to, for the claimed host
+        # (read, not required: the atom's requirements are resume keys).
+        host = self.records.host_of(instance_id)
+        if host is not None:
             ports = self.records.bind_ports(ports, host)
         return DhcpPayload(
             instance_id, ports,
             naming.hostname(self.records.build_request(instance_id).name))
 
-    def record(self, result, instance_id, ports, host=None):
+    def record(self, result, instance_id, ports):
         self.records.sync_networks([port['network']['id'] for port in ports])
         return result
 
-    def build_undo_payload(self, instance_id, ports=None, host=None):
+    def build_undo_payload(self, instance_id, ports=None):
         # The ports argument first, not the database: a revert replayed late (its
         # worker was down) runs after AllocatePorts' revert released the rows.
         return _dhcp_payload(self.records, instance_id, ports)
 
-    def record_undo(self, instance_id, ports=None, host=None):
+    def record_undo(self, instance_id, ports=None):
         networks = [port['network']['id'] for port in (ports or [])]
+        host = self.records.host_of(instance_id)  # the claim is released later
         base.undo('tell the hosts of its networks', self.records.sync_networks,
                   networks, [host] if host else [], instance_id, False)
 
