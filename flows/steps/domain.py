@@ -59,8 +59,8 @@ def guest_spec(payload):
         cmdline=files.get('cmdline'),
         volumes=[(vol['path'], vol['id'][:20]) for vol in payload.volumes],
         config_drive=payload.config_drive,
-        nics=[(port['mac'], drv.network_name(port['network']))
-              for port in payload.ports],
+        nics=[(port['mac'], drv.network_name(port['network']),
+               drv.guest_mtu(port['network'])) for port in payload.ports],
         console_log=drv.console_log_path(payload.instance_id))
 
 

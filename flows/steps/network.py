@@ -43,10 +43,15 @@ class AllocatePorts(base.ProvisionerTask):
 
 
 class ReleasePorts(base.ProvisionerTask):
-    """Release the instance's fixed IPs and MACs."""
+    """Release the instance's fixed IPs and MACs; the hosts holding their networks
+    learn it (the last port of a network on a host takes its bridge away)."""
 
     def execute(self, instance_id):
+        networks = [port['network']['id'] for port in self.records.ports_for(instance_id)]
+        host = self.records.host_of(instance_id)
         self.records.release_ports(instance_id)
+        self.records.sync_networks(networks, leaving=[host] if host else [],
+                                   strict=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,22 +88,40 @@ class ReserveDhcpOnHost(base.HostStep):
 
 
 class ReserveDhcp(base.HostTask):
-    """Plug each port's network on this host and pin its IP as a DHCP host entry.
+    """Plug each port's network on this host and pin its IP as a DHCP host entry;
+    then the other hosts holding the network flood to this one, and its DHCP host
+    (when elsewhere) pins the IP (l2population, provisioner.engine.l2pop).
 
-    Reversion strategy: drop the instance's DHCP entries, found from its ports.
+    Reversion strategy: drop the instance's DHCP entries, found from its ports, and
+    tell the hosts holding their networks that they are gone.
     """
 
     step = ReserveDhcpOnHost
 
     def build_payload(self, instance_id, ports):
+        # The segment, the DHCP host and the peers to flood to, for the claimed host
+        # (read, not required: the atom's requirements are resume keys).
+        host = self.records.host_of(instance_id)
+        if host is not None:
+            ports = self.records.bind_ports(ports, host)
         return DhcpPayload(
             instance_id, ports,
             _hostname(self.records.build_request(instance_id)))
+
+    def record(self, result, instance_id, ports):
+        self.records.sync_networks([port['network']['id'] for port in ports])
+        return result
 
     def build_undo_payload(self, instance_id, ports=None):
         # The ports argument first, not the database: a revert replayed late (its
         # worker was down) runs after AllocatePorts' revert released the rows.
         return _dhcp_payload(self.records, instance_id, ports)
+
+    def record_undo(self, instance_id, ports=None):
+        networks = [port['network']['id'] for port in (ports or [])]
+        host = self.records.host_of(instance_id)  # the claim is released later
+        base.undo('tell the hosts of its networks', self.records.sync_networks,
+                  networks, [host] if host else [], instance_id, False)
 
 
 def _dhcp_payload(records, instance_id, ports=None):

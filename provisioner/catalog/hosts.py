@@ -38,7 +38,9 @@ def report_capacity(name, capacity, availability_zone=None):
     fields = {'vcpus': capacity['vcpus'], 'memory_mib': capacity['memory_mib'],
               'disk_gib': capacity['disk_gib'],
               'hypervisor_type': capacity['hypervisor_type'], 'arch': capacity['arch'],
-              'updated_at': models.utcnow()}
+              'updated_at': models.utcnow(),
+              # Its L2 agent's tunnel address (None: none, or a worker of before).
+              'underlay_ip': capacity.get('underlay_ip')}
     if availability_zone:
         fields['availability_zone'] = availability_zone
     with db_api.transaction() as session:

@@ -14,13 +14,14 @@ from provisioner.conf import fault_injection
 from provisioner.conf import identity
 from provisioner.conf import image
 from provisioner.conf import libvirt
+from provisioner.conf import network
 from provisioner.conf import notifications
 from provisioner.conf import scheduler
 
 CONF = cfg.CONF
 
 _AREAS = (api, compute, database, default, engine, fault_injection, identity, image,
-          libvirt, notifications, scheduler)
+          libvirt, network, notifications, scheduler)
 
 for _area in _AREAS:
     _area.register_opts(CONF)

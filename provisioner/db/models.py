@@ -166,6 +166,8 @@ class Network(TimestampMixin, Base):
     """
 
     __tablename__ = 'networks'
+    __table_args__ = (sa.UniqueConstraint('network_type', 'segmentation_id',
+                                          name='uq_networks_segment'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
     name: orm.Mapped[str] = orm.mapped_column(sa.String(255), unique=True)
     description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='',
@@ -190,6 +192,12 @@ class Network(TimestampMixin, Base):
     # The subnet pool the subnet was carved from (null: its CIDR was given).
     subnetpool_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.ForeignKey('subnet_pools.id'))
+    # The segment (Neutron's provider attributes): 'vxlan' and its VNI, unique per
+    # type; null on a network made before segments (it gets one at its first bind).
+    network_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
+    segmentation_id: orm.Mapped[int | None] = orm.mapped_column()
+    # The host whose DHCP server serves the network across hosts (null: none yet).
+    dhcp_host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
 
 
 class SubnetPool(TimestampMixin, Base):
@@ -234,6 +242,8 @@ class Host(Base):
     availability_zone: orm.Mapped[str] = orm.mapped_column(
         sa.String(255), default='nova', server_default='nova')
     disabled_reason: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    # The host's VXLAN tunnel address its worker reports (null: no L2 agent there).
+    underlay_ip: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
 
 
 class Instance(TimestampMixin, Base):

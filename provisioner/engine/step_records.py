@@ -18,7 +18,9 @@ from provisioner.compute import boot_volumes
 from provisioner.compute import instances
 from provisioner.compute import power
 from provisioner.compute import rebuild
+from provisioner.engine import l2pop
 from provisioner.network import ipam
+from provisioner.network import segments
 from provisioner.volume import api as volume_api
 from provisioner.volume import volumes
 
@@ -57,6 +59,9 @@ class StepRecords:
     allocate_ports = _calls(ipam.allocate_ports)
     ports_for = _calls(ipam.ports_for)
     release_ports = _calls(ipam.release_ports)
+    # Their networks' segments across hosts (the L2 agents').
+    bind_ports = _calls(segments.bind_ports)
+    sync_networks = _calls(l2pop.sync)
 
     # Volumes: the instance's own, its root volume, the volume service's.
     ROOT_DEVICE = boot_volumes.ROOT_DEVICE

@@ -44,7 +44,9 @@ def _missing(recs, held):
             wanted.append((inv.ROOT_DISK, 'instance-%s-root.qcow2' % exp.instance_id))
         wanted += [(inv.VOLUME, 'volume-%s.qcow2' % v) for v in exp.volume_ids]
         for network_id, mac in exp.ports:
-            wanted += [(inv.NETWORK, network_id), (inv.DHCP_HOST, mac)]
+            wanted.append((inv.NETWORK, network_id))
+            if mac is not None:  # None: another host serves the network's DHCP
+                wanted.append((inv.DHCP_HOST, mac))
         for kind, name in dict.fromkeys(wanted):
             if (kind, name) not in held:
                 yield found.Finding(

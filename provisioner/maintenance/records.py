@@ -22,7 +22,7 @@ class Expected:
     instance_id: str
     root_disk: bool
     volume_ids: list
-    ports: list  # (network_id, mac)
+    ports: list  # (network_id, mac; None when another host serves its DHCP)
 
 
 @dataclasses.dataclass
@@ -31,7 +31,9 @@ class HostRecords:
     instance_hosts: dict        # instance id -> host, every instance not deleted
     volume_owners: dict         # volume id -> instance id (None: standalone)
     network_ids: set
-    local_ports: set            # (network_id, mac) of instances on this host
+    local_ports: set            # (network_id, mac) this host's DHCP pins: of its
+                                # instances, and every host's on the networks
+                                # whose DHCP server is here (one across hosts)
     expected: list              # Expected, for settled instances on this host
 
     def instance_reason(self, instance_id):
@@ -61,10 +63,18 @@ def load(host):
         for vol in session.execute(sa.select(models.Volume)).scalars():
             if vol.instance_id is None or vol.instance_id in instance_hosts:
                 volume_owners[vol.id] = vol.instance_id
-        network_ids = set(session.execute(sa.select(models.Network.id)).scalars())
+        dhcp_hosts = dict(session.execute(sa.select(models.Network.id,
+                                                    models.Network.dhcp_host)).all())
+        network_ids = set(dhcp_hosts)
+        served = [n for n, where in dhcp_hosts.items() if where == host]
         ports = session.execute(sa.select(models.Port).where(
             models.Port.instance_id.in_(list(local)))).scalars().all() if local else []
-        local_ports = {(p.network_id, p.mac.lower()) for p in ports}
+        local_ports = {(p.network_id, p.mac.lower()) for p in ports
+                       if dhcp_hosts.get(p.network_id) in (None, host)}
+        local_ports |= {(p.network_id, p.mac.lower()) for p in session.execute(
+            sa.select(models.Port).where(models.Port.network_id.in_(served),
+                                         models.Port.instance_id.is_not(None))
+        ).scalars()} if served else set()
         expected = []
         for row in local.values():
             if row.vm_state not in _SETTLED or row.task_state == _DELETING:
@@ -74,7 +84,8 @@ def load(host):
             expected.append(Expected(
                 row.id, _root_disk_expected(flavor, image),
                 sorted(v for v, owner in volume_owners.items() if owner == row.id),
-                sorted((p.network_id, p.mac.lower()) for p in ports
-                       if p.instance_id == row.id)))
+                sorted((p.network_id, p.mac.lower()
+                        if dhcp_hosts.get(p.network_id) in (None, host) else None)
+                       for p in ports if p.instance_id == row.id)))
     return HostRecords(host, instance_hosts, volume_owners, network_ids, local_ports,
                        expected)

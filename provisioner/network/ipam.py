@@ -22,7 +22,9 @@ def network_dict(net):
              'dhcp_start': net.dhcp_start, 'dhcp_end': net.dhcp_end,
              'enable_dhcp': net.enable_dhcp,
              'dns_nameservers': list(net.dns_nameservers or []),
-             'host_routes': list(net.host_routes or [])}
+             'host_routes': list(net.host_routes or []),
+             # The segment: a host's L2 agent makes its VXLAN device from it.
+             'network_type': net.network_type, 'segmentation_id': net.segmentation_id}
     if net.cidr:
         found['address'] = addressing.host_address(found)
     return found

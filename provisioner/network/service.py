@@ -17,6 +17,7 @@ from provisioner.db import models
 from provisioner import exception
 from provisioner.network import addressing
 from provisioner.network import ipam
+from provisioner.network import segments
 from provisioner.quota import networks as network_quotas
 from provisioner import policy
 from provisioner import schemas
@@ -55,6 +56,7 @@ class OverlappingSubnet(exception.Conflict):
 def network_info(net):
     """The network and its subnet as the API shows them."""
     return dict(ipam.network_dict(net), project_id=net.project_id,
+                physical_network=None,
                 shared=bool(net.shared or net.project_id is None),
                 created_at=net.created_at, subnet_id=net.subnet_id,
                 subnet_name=net.subnet_name, description=net.description or '',
@@ -106,30 +108,39 @@ def find_network(context, name_or_id):
         return network_info(net)
 
 
-def add_network(name, project_id, shared=False, description=''):
-    """Record a network (policy-free: the callers check). project_id None: the
-    operator's, shared by every project and counted against no quota."""
+def add_network(name, project_id, shared=False, description='', segment=None):
+    """Record a network (policy-free: the callers check) with its segment
+    (``segment``: {'network_type', 'segmentation_id'} asked for, else the default
+    type's next free one). project_id None: the operator's, shared by every
+    project and counted against no quota."""
     validation.check({'name': name, 'description': description}, NETWORK)
     net = models.Network(id=str(uuid.uuid4()), name=name, project_id=project_id,
                          shared=bool(shared), dns_nameservers=[],
                          description=description)
+    segment = segment or {}
     try:
         with db_api.transaction() as session:
             if project_id is not None:
                 network_quotas.check(session, project_id, 'network')
+            segments.allocate(session, net, segment.get('network_type'),
+                              segment.get('segmentation_id'))
             session.add(net)
             session.flush()
             return network_info(net)
     except sa_exc.IntegrityError:
-        raise exception.Conflict(reason='Network %s already exists.' % name) from None
+        raise exception.Conflict(reason='Network %s already exists, or its segment '
+                                        'was taken meanwhile.' % name) from None
 
 
-def create_network(context, name, shared=False, project_id=None, description=''):
+def create_network(context, name, shared=False, project_id=None, description='',
+                   segment=None):
     project_id = project_id or context.project_id
     policy.authorize(context, 'network:create', {'project_id': project_id})
     if shared:
         policy.authorize(context, 'network:create:shared', {'project_id': project_id})
-    return add_network(name, project_id, shared, description)
+    if segment:
+        policy.authorize(context, 'network:create:provider', {'project_id': project_id})
+    return add_network(name, project_id, shared, description, segment)
 
 
 def update_network(context, network_id, name=None, shared=None, description=None):

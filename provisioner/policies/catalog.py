@@ -108,6 +108,14 @@ _network_rules = [
                                  'network create makes shared networks).',
                                  base.cli('network create')
                                  + _api('POST', '/network/v2.0/networks')),
+    policy.DocumentedRuleDefault('network:create:provider', base.ADMIN,
+                                 'Name the segment of a network (Neutron\'s '
+                                 'provider:network_type and provider:segmentation_id).',
+                                 _api('POST', '/network/v2.0/networks')),
+    policy.DocumentedRuleDefault('network:show:provider', base.ADMIN,
+                                 'See the segment of a network (Neutron\'s provider '
+                                 'attributes).',
+                                 _api('GET', '/network/v2.0/networks/{network_id}')),
     policy.DocumentedRuleDefault('network:update', base.PROJECT_MEMBER,
                                  'Rename a network of the project.',
                                  _api('PUT', '/network/v2.0/networks/{network_id}')),

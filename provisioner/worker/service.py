@@ -16,6 +16,7 @@ from provisioner import rpc
 from provisioner import virt
 from provisioner.worker import endpoint
 from provisioner.worker import engine_rpcapi
+from provisioner.worker import l2
 
 LOG = logging.getLogger(__name__)
 
@@ -30,7 +31,8 @@ class WorkerService:
     def endpoints(self):
         """The RPC endpoints this worker serves; one per API namespace."""
         return [endpoint.HostStepsEndpoint(self.host),
-                maintenance.HostMaintenanceEndpoint(virt.get_driver())]
+                maintenance.HostMaintenanceEndpoint(virt.get_driver()),
+                l2.L2AgentEndpoint(virt.get_driver())]
 
     def report(self):
         try:

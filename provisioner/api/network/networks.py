@@ -15,23 +15,43 @@ from provisioner.network import service
 from provisioner import policy
 
 
+def _view(req, net):
+    """The network; with its segment (Neutron's provider attributes) for admins."""
+    found = views.network_view(net)
+    if policy.check(req.context, 'network:show:provider',
+                    {'project_id': net['project_id']}):
+        found.update({'provider:network_type': net['network_type'],
+                      'provider:segmentation_id': net['segmentation_id'],
+                      'provider:physical_network': net['physical_network']})
+    return found
+
+
 @wsgi.route('GET', '/v2.0/networks')
 def list_networks(req):
-    return views.listing(req, 'networks', [views.network_view(n) for n in
+    return views.listing(req, 'networks', [_view(req, n) for n in
                                            service.list_networks(req.context)])
 
 
 @wsgi.route('GET', '/v2.0/networks/{network_id}')
 def show_network(req, network_id):
-    return views.one(req, 'network', views.network_view(
-        service.show_network(req.context, network_id)))
+    return views.one(req, 'network', _view(
+        req, service.show_network(req.context, network_id)))
+
+
+def _segment(body):
+    """The segment the body names ({} when none: the default type's next)."""
+    keys = {'provider:network_type': 'network_type',
+            'provider:segmentation_id': 'segmentation_id'}
+    return {ours: body[theirs] for theirs, ours in keys.items()
+            if body.get(theirs) is not None}
 
 
 def _create(req, body):
     return service.create_network(req.context, body.get('name') or '',
                                   shared=body.get('shared', False),
                                   project_id=common.project(req, body),
-                                  description=common.description(body, ''))
+                                  description=common.description(body, ''),
+                                  segment=_segment(body))
 
 
 @wsgi.route('POST', '/v2.0/networks')
@@ -41,7 +61,7 @@ def create_network(req):
     made = common.all_or_nothing(
         bodies, lambda body: _create(req, body),
         lambda net: service.delete_network(req.context, net['id'], common.unplug(req)))
-    return common.created(req, 'network', [views.network_view(n) for n in made], bulk)
+    return common.created(req, 'network', [_view(req, n) for n in made], bulk)
 
 
 @wsgi.route('PUT', '/v2.0/networks/{network_id}')
@@ -51,7 +71,7 @@ def update_network(req, network_id, body):
     net = service.update_network(req.context, network_id, body.get('name'),
                                  body.get('shared'),
                                  description=common.description(body))
-    return views.one(req, 'network', views.network_view(net))
+    return views.one(req, 'network', _view(req, net))
 
 
 @wsgi.route('DELETE', '/v2.0/networks/{network_id}')

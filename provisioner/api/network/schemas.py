@@ -52,7 +52,13 @@ _ANY = {}
 _OWNED = {'project_id': _ANY, 'tenant_id': _ANY, 'description': _description()}
 _ALWAYS = {key: _fixed(value) for key, value in _FIXED.items()}
 
-NETWORK_CREATE = _body('network', dict(_OWNED, **_ALWAYS, name=_ANY, shared=_ANY))
+# The segment an admin may name (Neutron's provider extension); the service checks.
+_PROVIDER = {'provider:network_type': _ANY, 'provider:segmentation_id': _ANY,
+             'provider:physical_network': {'type': 'null', 'errorMessage': (
+                 'Invalid input for operation: provider:physical_network is only '
+                 'for flat and VLAN networks; this service makes vxlan ones.')}}
+NETWORK_CREATE = _body('network', dict(_OWNED, **_ALWAYS, **_PROVIDER, name=_ANY,
+                                       shared=_ANY))
 NETWORK_UPDATE = _body('network', dict(_ALWAYS, name=_ANY, shared=_ANY,
                                        description=_description()))
 

@@ -74,16 +74,19 @@ class GuestDisk(ConfigObject):
 class GuestInterface(ConfigObject):
     root_name = 'interface'
 
-    def __init__(self, mac, network, model='virtio'):
+    def __init__(self, mac, network, mtu=None, model='virtio'):
         self.mac = mac
         self.network = network
         self.model = model
+        self.mtu = mtu
 
     def format_dom(self):
         iface = etree.Element('interface', type='network')
         _sub(iface, 'mac', address=self.mac)
         _sub(iface, 'source', network=self.network)
         _sub(iface, 'model', type=self.model)
+        if self.mtu:  # virtio tells the guest (host_mtu): an overlay's 1450
+            _sub(iface, 'mtu', size=self.mtu)
         return iface
 
 
@@ -207,6 +210,7 @@ class Network(ConfigObject):
         self.dhcp_hosts = []
         self.forward_mode = None
         self.dnsmasq_options = []
+        self.mtu = None
 
     def format_dom(self):
         nsmap = {'dnsmasq': DNSMASQ_NS} if self.dnsmasq_options else None
@@ -215,6 +219,10 @@ class Network(ConfigObject):
         if self.forward_mode:
             _sub(network, 'forward', mode=self.forward_mode)
         _sub(network, 'bridge', name=self.bridge, stp='on', delay=0)
+        if self.mtu:
+            _sub(network, 'mtu', size=self.mtu)
+        if self.address is None:  # a bare bridge: another host serves DHCP
+            return network
         ip = _sub(network, 'ip', address=self.address, netmask=self.netmask)
         if self.dhcp_start or self.dhcp_hosts:
             dhcp = _sub(ip, 'dhcp')

@@ -79,18 +79,24 @@ def build_guest(spec, virt_type, conf):
     if virt_type == 'qemu' and conf.libvirt.tb_cache_mib:
         guest.tb_cache_mib = conf.libvirt.tb_cache_mib
     guest.devices.extend(_disks(spec, conf))
-    for mac, network in spec.nics:
-        guest.devices.append(config.GuestInterface(mac, network))
+    for nic in spec.nics:  # (mac, network name[, mtu])
+        guest.devices.append(config.GuestInterface(*nic))
     guest.devices.append(config.GuestSerialFile(spec.console_log))
     return guest
 
 
-def build_network(name, bridge, net, dhcp_hosts=()):
+def build_network(name, bridge, net, dhcp_hosts=(), serve=True, mtu=None):
     """Return the config.Network for a network dict (cidr, gateway, dhcp_start/end).
 
     Isolated by default: no <forward>, so guests reach nothing beyond the bridge.
-    ``net['forward_mode']`` (e.g. 'nat') opts into a forwarded network.
+    ``net['forward_mode']`` (e.g. 'nat') opts into a forwarded network. Not
+    ``serve``: a bare bridge (no address, no DHCP), where another host of the
+    network's segment serves it.
     """
+    if not serve:
+        network = config.Network(name, bridge, None, None)
+        network.mtu = mtu
+        return network
     try:
         cidr = ipaddress.ip_network(net['cidr'], strict=False)
     except (KeyError, ValueError) as exc:
@@ -102,6 +108,7 @@ def build_network(name, bridge, net, dhcp_hosts=()):
     network = config.Network(name, bridge, net.get('address') or net['gateway'],
                              str(cidr.netmask))
     network.forward_mode = net.get('forward_mode')
+    network.mtu = mtu
     # dnsmasq pings an address before leasing it; IPAM already owns it: ~3 s saved.
     network.dnsmasq_options = ['no-ping'] + dhcp_options(net)
     if net.get('enable_dhcp', True):  # DHCP off: dnsmasq leases nothing

@@ -5,7 +5,7 @@ carved from: a subnet asked for by ``subnetpool_id`` (and a prefix length) gets 
 first free range of that length in the pool.
 
 Revision ID: 0024
-Revises: 0018
+Revises: 0021
 """
 
 from alembic import op
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 
 revision = "0024"
-down_revision = '0018'
+down_revision = '0021'
 
 
 def upgrade():
