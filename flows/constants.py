@@ -76,3 +76,18 @@ RECORD_ATTACHMENT = 'record-attachment'
 RECORD_DETACHMENT = 'record-detachment'
 DELETE_VOLUME_FILE = 'delete-volume-file'
 FORGET_VOLUME = 'forget-volume'
+
+# Snapshot and copy flows of the volume service (no instance): run on the host
+# holding the bytes, found again by the snapshot's or the new volume's status.
+SNAPSHOT_ID = 'snapshot_id'
+CREATE_SNAPSHOT_FLOW = 'create-snapshot'
+DELETE_SNAPSHOT_FLOW = 'delete-snapshot'
+COPY_VOLUME_FLOW = 'copy-volume'
+SNAPSHOT_GUARD = 'snapshot-guard'
+SNAPSHOT_VOLUME_FILE = 'snapshot-volume-file'
+RECORD_SNAPSHOT = 'record-snapshot'
+DELETE_SNAPSHOT_FILE = 'delete-snapshot-file'
+FORGET_SNAPSHOT = 'forget-snapshot'
+COPY_GUARD = 'copy-volume-guard'
+COPY_VOLUME_FILE = 'copy-volume-file'
+RECORD_VOLUME_COPY = 'record-volume-copy'

@@ -19,6 +19,7 @@ from provisioner.compute import instances
 from provisioner.compute import power
 from provisioner.network import ipam
 from provisioner.volume import api as volume_api
+from provisioner.volume import snapshots
 from provisioner.volume import volumes
 
 
@@ -61,6 +62,11 @@ class StepRecords:
     volume_source = _calls(volumes.source)
     restore_volume = _calls(volumes.restore)
     forget_volume = _calls(volume_api.forget_volume)
+    mark_volume = _calls(volumes.mark)
+    # Snapshots and copies of volumes.
+    mark_snapshot = _calls(snapshots.mark)
+    forget_snapshot = _calls(snapshots.forget)
+    copy_source = _calls(snapshots.copy_source)
 
 
 RECORDS = StepRecords()

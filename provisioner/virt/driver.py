@@ -43,6 +43,7 @@ from provisioner.virt.libvirt import host as libvirt_host
 from provisioner.virt.libvirt import hotplug
 from provisioner.virt.libvirt import network as libvirt_network
 from provisioner.virt.libvirt import storage
+from provisioner.virt import volume_copies
 
 GIB = 1024 ** 3
 _MAX_BRIDGE_NAME = 15  # IFNAMSIZ - 1
@@ -103,7 +104,7 @@ def _virtual_size(path, image_format):
     return os.path.getsize(path)
 
 
-class LibvirtDriver:
+class LibvirtDriver(volume_copies.VolumeCopies):
     def __init__(self, host=None):
         self.host = host or libvirt_host.Host()
 
@@ -275,6 +276,10 @@ class LibvirtDriver:
     @staticmethod
     def _volume_name(volume_id):
         return 'volume-%s.qcow2' % _safe_id('volume', volume_id)
+
+    @staticmethod
+    def _snapshot_name(snapshot_id):
+        return 'snapshot-%s.qcow2' % _safe_id('snapshot', snapshot_id)
 
     def create_volume(self, volume_id, size_gib):
         if int(size_gib) <= 0:

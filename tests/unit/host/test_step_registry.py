@@ -28,9 +28,14 @@ def test_every_host_half_is_registered_under_its_modules_name():
                 assert registry.engine_half(task.step.name) is task
 
 
+# Steps added after release 2.1 (no engine of that release sends them).
+_NEWER = {'snapshot.create', 'snapshot.delete', 'snapshot.copy_volume'}
+
+
 def test_the_registered_names_are_release_2_1s_steps_none_missing():
-    assert sorted(base.REGISTERED) == sorted(registry.RELEASE_2_1_PATHS)
-    assert sorted(base.ENGINE_HALVES) == sorted(registry.RELEASE_2_1_PATHS)
+    assert sorted(base.REGISTERED) == sorted(set(registry.RELEASE_2_1_PATHS) | _NEWER)
+    assert sorted(base.ENGINE_HALVES) == sorted(
+        set(registry.RELEASE_2_1_PATHS) | _NEWER)
 
 
 def test_a_step_is_found_by_its_name_or_by_its_path_in_release_2_1():
