@@ -35,6 +35,12 @@ class InvalidVolume(Invalid):
     msg_fmt = 'Invalid volume: %(reason)s'
 
 
+class InvalidSnapshot(Invalid):
+    """Cinder's 400 for a snapshot in the wrong state."""
+
+    msg_fmt = 'Invalid snapshot: %(reason)s'
+
+
 class RootVolumeDetach(Invalid):
     """Nova's 400 for detaching the volume a server boots from."""
 

@@ -19,11 +19,12 @@ from flows.steps import image
 from flows.steps import network
 from flows.steps import power
 from flows.steps import rebuild
+from flows.steps import snapshot
 from flows.steps import volume
 
 # Every module holding a host half: importing them registers their steps.
 HOST_STEP_MODULES = (image, network, volume, configdrive, domain, power, attach,
-                     rebuild)
+                     rebuild, snapshot)
 
 UnknownStep = base.UnknownStep
 

@@ -478,6 +478,29 @@ class Volume(TimestampMixin, Base):
     action_id: orm.Mapped[int | None]
     attached_at: orm.Mapped[datetime.datetime | None]
     updated_at: orm.Mapped[datetime.datetime | None]
+    # What it was made from (Cinder's snapshot_id, source_volid); null: blank/image.
+    snapshot_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    source_volid: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+
+
+class VolumeSnapshot(TimestampMixin, Base):
+    """A Cinder snapshot: a full copy of its volume's file on the volume's
+    ``host``, or, for a volume with no bytes yet (null host), its source
+    (``image_id``, or blank)."""
+
+    __tablename__ = 'volume_snapshots'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    volume_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), index=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    size_gib: orm.Mapped[int]
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    image_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    properties: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+    updated_at: orm.Mapped[datetime.datetime | None]
 
 
 class Allocation(TimestampMixin, Base):

@@ -35,6 +35,7 @@ from provisioner.db import api as db_api
 from provisioner.engine import jobs
 from provisioner.engine import leases
 from provisioner.engine import runner
+from provisioner.engine import volume_flows
 from provisioner import exception
 
 LOG = logging.getLogger(__name__)
@@ -210,10 +211,14 @@ class Conductor:
     def _work(self, run):
         job = run.job
         outcome = ABANDON
-        if job.details['action'] == jobs.VOLUME_DELETE:
-            # No instance to lease: the volume's 'deleting' status is its claim, and
-            # both steps are idempotent should two engines run it.
-            runner.run_volume_delete(jobs.volume_of(job), remote_steps=True)
+        if job.details['action'] in (jobs.VOLUME_DELETE, jobs.VOLUME_FLOW):
+            # No instance to lease: the volume's (snapshot's) status is its claim,
+            # and the steps are idempotent should two engines run it.
+            if job.details['action'] == jobs.VOLUME_FLOW:
+                volume_flows.run(job.details['kind'], job.details['resource_id'],
+                                 remote_steps=True)
+            else:
+                runner.run_volume_delete(jobs.volume_of(job), remote_steps=True)
             with self._lock:
                 self._running.pop(job.uuid, None)
             self._finish(job, CONSUME)

@@ -26,6 +26,7 @@ from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import runner
+from provisioner.engine import volume_flows
 from provisioner.volume import volumes
 
 LOG = logging.getLogger(__name__)
@@ -107,10 +108,17 @@ class LocalDispatcher:
         self._submit('Delete of volume %s' % volume_id, runner.run_volume_delete,
                      volume_id)
 
+    def volume_flow(self, kind, resource_id):
+        """A snapshot's create or delete, or a volume's copy (engine.volume_flows)."""
+        self._submit('%s of %s' % (kind, resource_id), volume_flows.run, kind,
+                     resource_id)
+
     def resume_interrupted(self):
         """Start again every flow a killed process left unfinished; how many."""
         for volume_id in volumes.deleting():
             self.volume_delete(volume_id)
+        for kind, resource_id in volume_flows.pending():
+            self.volume_flow(kind, resource_id)
         boots, deletes = _interrupted_instances()
         for instance_id in boots:
             self.boot(instance_id)
@@ -185,6 +193,11 @@ class JobboardDispatcher:
     def volume_delete(volume_id):
         from provisioner.engine import jobs
         jobs.post_volume_delete(volume_id)
+
+    @staticmethod
+    def volume_flow(kind, resource_id):
+        from provisioner.engine import jobs
+        jobs.post_volume_flow(kind, resource_id)
 
     def stop(self):
         from provisioner.engine import jobs

@@ -21,6 +21,7 @@ BOOT = 'boot'
 DELETE = 'delete'
 POWER = 'power'
 VOLUME_DELETE = 'volume-delete'
+VOLUME_FLOW = 'volume-flow'  # a snapshot's create or delete, a volume's copy
 
 _lock = threading.Lock()
 _board = None
@@ -131,6 +132,18 @@ def post_volume_delete(volume_id):
         return existing
     job = get_board().post(name, details={'action': VOLUME_DELETE,
                                           'volume_id': volume_id})
+    LOG.info('Posted job %s (%s)', job.name, job.uuid)
+    return job
+
+
+def post_volume_flow(kind, resource_id):
+    """Post a snapshot or copy flow (engine.volume_flows), unless one is pending."""
+    existing = find(kind, resource_id)
+    if existing is not None:
+        return existing
+    job = get_board().post(job_name(kind, resource_id),
+                           details={'action': VOLUME_FLOW, 'kind': kind,
+                                    'resource_id': resource_id})
     LOG.info('Posted job %s (%s)', job.name, job.uuid)
     return job
 

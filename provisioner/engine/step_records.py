@@ -22,6 +22,7 @@ from provisioner.engine import l2pop
 from provisioner.network import ipam
 from provisioner.network import segments
 from provisioner.volume import api as volume_api
+from provisioner.volume import snapshots
 from provisioner.volume import volumes
 
 
@@ -73,6 +74,11 @@ class StepRecords:
     volume_source = _calls(volumes.source)
     restore_volume = _calls(volumes.restore)
     forget_volume = _calls(volume_api.forget_volume)
+    mark_volume = _calls(volumes.mark)
+    # Snapshots and copies of volumes.
+    mark_snapshot = _calls(snapshots.mark)
+    forget_snapshot = _calls(snapshots.forget)
+    copy_source = _calls(snapshots.copy_source)
 
 
 RECORDS = StepRecords()

@@ -5,6 +5,7 @@ from oslo_policy import policy
 from provisioner.policies import base
 
 _VOLUMES = '/volume/v3/{project_id}/volumes'
+_SNAPSHOTS = '/volume/v3/{project_id}/snapshots'
 _ATTACHMENTS = '/compute/v2.1/servers/{server_id}/os-volume_attachments'
 
 _rules = [
@@ -32,6 +33,12 @@ _rules = [
          'it (os-reserve, os-unreserve).', 'POST', _VOLUMES + '/{volume_id}/action'),
         ('volume:reset_status', 'Reset a volume\'s status (os-reset_status).', 'POST',
          _VOLUMES + '/{volume_id}/action'),
+        ('volume:create_snapshot', 'Snapshot a volume of one\'s project.', 'POST',
+         _SNAPSHOTS),
+        ('volume:update_snapshot', 'Rename a snapshot, change its description or '
+         'its metadata.', 'PUT', _SNAPSHOTS + '/{snapshot_id}'),
+        ('volume:delete_snapshot', 'Delete a snapshot.', 'DELETE',
+         _SNAPSHOTS + '/{snapshot_id}'),
         ('volume:attach', 'Attach a volume to a server.', 'POST', _ATTACHMENTS),
         ('volume:detach', 'Detach a volume from a server.', 'DELETE',
          _ATTACHMENTS + '/{volume_id}'),

@@ -45,6 +45,7 @@ from provisioner.virt.libvirt import hotplug
 from provisioner.virt.libvirt import network as libvirt_network
 from provisioner.virt.libvirt import storage
 from provisioner.virt import vxlan
+from provisioner.virt import volume_copies
 
 GIB = 1024 ** 3
 REBUILD_SUFFIX = rebuild_files.REBUILD_SUFFIX
@@ -107,7 +108,7 @@ def _virtual_size(path, image_format):
     return os.path.getsize(path)
 
 
-class LibvirtDriver(rebuild_files.RebuildFiles):
+class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
     def __init__(self, host=None):
         self.host = host or libvirt_host.Host()
 
@@ -325,6 +326,10 @@ class LibvirtDriver(rebuild_files.RebuildFiles):
     @staticmethod
     def _volume_name(volume_id):
         return 'volume-%s.qcow2' % _safe_id('volume', volume_id)
+
+    @staticmethod
+    def _snapshot_name(snapshot_id):
+        return 'snapshot-%s.qcow2' % _safe_id('snapshot', snapshot_id)
 
     def create_volume(self, volume_id, size_gib):
         if int(size_gib) <= 0:

@@ -28,11 +28,17 @@ from provisioner import exception
 from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
+from provisioner.volume import rules
+from provisioner.volume import snapshots
 from provisioner.volume import volumes
 
-AVAILABLE = 'available'
+METADATA = rules.METADATA
+METADATA_SET = rules.METADATA_SET
+image_metadata_of = rules.image_metadata_of
+
+AVAILABLE = rules.AVAILABLE
 ATTACHING = 'attaching'
-IN_USE = 'in-use'
+IN_USE = rules.IN_USE
 DETACHING = 'detaching'
 DELETING = 'deleting'
 ERROR = 'error'
@@ -60,23 +66,14 @@ _SIZE = {'type': ['integer', 'string'], 'pattern': '^\\s*[0-9]+\\s*$', 'minimum'
          'maximum': MAX_SIZE_GIB, 'errorMessage': _GIB}
 _TEXT = {'type': 'string', 'maxLength': 255,
          'errorMessage': '{key} must be a string of at most 255 characters'}
-# Cinder's metadata: keys of letters, digits and -_:. / (its extra_specs), text values.
-METADATA = {
-    'type': 'object', 'maxProperties': schemas.MAX_PROPERTIES,
-    'propertyNames': {
-        'pattern': schemas.whole('[A-Za-z0-9_:. /-]{1,255}'),
-        'errorMessage': "metadata key {value!r} must be 1-255 letters, digits, "
-                        "'-', '_', ':', '.', ' ' or '/'"},
-    'additionalProperties': schemas.titled(schemas.text(255), 'metadata {key}'),
-    'errorMessage': {'type': 'metadata must be an object of key/value pairs',
-                     'maxProperties': 'at most {limit} metadata pairs, not {length}'}}
-CREATE = dict(schemas.request('volume create', {
-    'size': _SIZE, 'name': _TEXT, 'description': _TEXT, 'availability_zone': _TEXT,
-    'metadata': METADATA}, required=['size']),
-    errorMessage={'required': _GIB.replace('{value!r}', 'None')})
+_CREATE_FIELDS = {'size': _SIZE, 'name': _TEXT, 'description': _TEXT,
+                  'availability_zone': _TEXT, 'metadata': METADATA}
+CREATE = dict(schemas.request('volume create', _CREATE_FIELDS, required=['size']),
+              errorMessage={'required': _GIB.replace('{value!r}', 'None')})
+# From a snapshot or a volume the size may be left out: the source's.
+CREATE_FROM = schemas.request('volume create', _CREATE_FIELDS)
 UPDATE = schemas.request('volume update', {'name': _TEXT, 'description': _TEXT,
                                            'metadata': METADATA})
-METADATA_SET = schemas.request('volume metadata', {'metadata': METADATA})
 _FLAG = {'type': 'boolean', 'errorMessage': '{key} must be true or false, not {value!r}'}
 EXTEND = dict(schemas.request('volume extend', {'new_size': _SIZE},
                               required=['new_size']),
@@ -85,18 +82,6 @@ RESET_STATUS = schemas.request('volume reset-status', {'status': {
     'enum': [AVAILABLE, IN_USE, ERROR],
     'errorMessage': "a volume's status can be reset to available, in-use or error, "
                     "not {value!r}"}}, required=['status'])
-
-
-def _image_metadata(image):
-    """What Cinder keeps of the image a volume is made from (its
-    volume_image_metadata): the image's identity and formats, and its properties,
-    all as text."""
-    found = {'image_id': image.id, 'image_name': image.name,
-             'checksum': image.checksum, 'container_format': image.container_format,
-             'disk_format': image.disk_format, 'min_disk': image.min_disk_gib,
-             'min_ram': image.min_ram_mib, 'size': image.size_bytes}
-    found.update(image.properties or {})
-    return {key: str(value) for key, value in found.items() if value is not None}
 
 
 def _checked(fields, schema, size_key=None):
@@ -115,11 +100,7 @@ class VolumeAPI:
         self.context = context
 
     def _get(self, session, volume_id, action):
-        row = session.get(models.Volume, volume_id)
-        if row is None:
-            raise exception.NotFound(kind='Volume', name=volume_id)
-        policy.authorize_owned(self.context, action, row.project_id, 'Volume', volume_id)
-        return row
+        return rules.get_volume(self.context, session, volume_id, action)
 
     def _image(self, session, image_ref):
         image = session.get(models.Image, image_ref)
@@ -133,50 +114,50 @@ class VolumeAPI:
                                            '(status %s)' % (image_ref, image.status))
         return image
 
-    def _no_source(self, session, volume_type, snapshot_id, source_volid):
-        """Cinder's 404 for a volume type, snapshot or volume to clone that does not
-        exist; provisioner has no types nor snapshots, and clones no volume (400)."""
-        if volume_type:
-            raise exception.NotFound(kind='Volume type', name=volume_type)
-        if snapshot_id:
-            raise exception.NotFound(kind='Snapshot', name=snapshot_id)
-        if source_volid:
-            self._get(session, source_volid, 'instance:show')
-            raise exception.Invalid(reason='provisioner makes volumes blank or from an '
-                                           'image only; it does not clone volumes.')
-
     def create(self, size, name=None, description=None, image_ref=None,
                availability_zone=None, metadata=None, volume_type=None,
                snapshot_id=None, source_volid=None):
-        """Record a volume (its bytes are made at its first attachment); its id.
+        """Record a volume; (its id, whether the copy flow must make its bytes).
 
-        Of Cinder's sources only an image (``image_ref``) is taken: a volume type,
-        snapshot or volume to clone is refused (404 when it does not exist).
+        Blank or from an image (``image_ref``), its bytes made at its first
+        attachment; or from a snapshot or another volume (provisioner.volume.
+        snapshots), copied on their host now. A volume type is refused (404).
         """
         policy.authorize(self.context, 'volume:create')
         size = _checked({'size': size, 'name': name, 'description': description,
                          'availability_zone': availability_zone, 'metadata': metadata},
-                        CREATE, 'size')['size']
+                        CREATE_FROM if snapshot_id or source_volid else CREATE,
+                        'size' if size is not None else None)['size']
         volume_id = str(uuid.uuid4())
+        copy = False
         with db_api.transaction() as session:
-            self._no_source(session, volume_type, snapshot_id, source_volid)
-            image = self._image(session, image_ref) if image_ref else None
-            if image is not None:
-                needed = max(image.min_disk_gib,
-                             math.ceil((image.virtual_size or image.size_bytes) / GIB))
-                if size < needed:
-                    raise exception.Invalid(
-                        reason='Image %s needs a volume of at least %d GiB; %d GiB '
-                               'was asked for.' % (image.id, needed, size))
-            _count_gigabytes(session, self.context, size)
+            if volume_type:
+                raise exception.NotFound(kind='Volume type', name=volume_type)
+            if snapshot_id or source_volid:
+                values, copy = snapshots.source_for_volume(
+                    self.context, session, size, snapshot_id, source_volid)
+            else:
+                values = self._from_image(session, size, image_ref)
+            _count_gigabytes(session, self.context, values['size_gib'])
             session.add(models.Volume(
                 id=volume_id, project_id=self.context.project_id,
                 user_id=self.context.user_id, name=name, description=description,
-                size_gib=size, status=AVAILABLE, image_id=image and image.id,
-                bootable=image is not None, availability_zone=availability_zone,
-                properties=metadata or None, updated_at=models.utcnow(),
-                image_metadata=_image_metadata(image) if image is not None else None))
-        return volume_id
+                availability_zone=availability_zone, properties=metadata or None,
+                updated_at=models.utcnow(), **values))
+        return volume_id, copy
+
+    def _from_image(self, session, size, image_ref):
+        image = self._image(session, image_ref) if image_ref else None
+        if image is not None:
+            needed = max(image.min_disk_gib,
+                         math.ceil((image.virtual_size or image.size_bytes) / GIB))
+            if size < needed:
+                raise exception.Invalid(
+                    reason='Image %s needs a volume of at least %d GiB; %d GiB '
+                           'was asked for.' % (image.id, needed, size))
+        return {'size_gib': size, 'status': AVAILABLE, 'image_id': image and image.id,
+                'bootable': image is not None,
+                'image_metadata': image_metadata_of(image) if image else None}
 
     def update(self, volume_id, **fields):
         """Set name and/or description; metadata given replaces the volume's."""
@@ -327,11 +308,23 @@ class VolumeAPI:
             if status != IN_USE and row.index is None:
                 row.instance_id = row.device = row.attached_at = None
 
-    def request_delete(self, volume_id):
+    def request_delete(self, volume_id, cascade=False):
         """Delete a volume of no host at once; mark one with bytes on a host
-        ``deleting`` for the delete flow. True when that flow must run."""
+        ``deleting`` for the delete flow. (True when that flow must run, the ids of
+        the snapshots whose delete flow must run: with ``cascade``, Cinder's,
+        its snapshots go with it; without, a volume with snapshots stays.)"""
         with db_api.transaction() as session:
             row = self._get(session, volume_id, 'volume:delete')
+            snaps = snapshots.of_volume(session, volume_id)
+            if snaps and not cascade:
+                raise exception.InvalidVolume(
+                    reason='Volume status must be available or error or '
+                           'error_restoring or error_extending or error_managing and '
+                           'must not be migrating, attached, belong to a group, have '
+                           'snapshots, awaiting a transfer, or be disassociated from '
+                           'snapshots after volume transfer.')
+            snap_flows = [snap.id for snap in snaps
+                          if snapshots.mark_deleting(session, snap)]
             if row.index is not None or row.status not in _DELETABLE:
                 raise exception.InvalidVolume(
                     reason='Volume status must be available or error and must not be '
@@ -348,8 +341,8 @@ class VolumeAPI:
                                                      % volume_id)
             if row.host is None:
                 forget(session, row)
-                return False
-            return True
+                return False, snap_flows
+            return True, snap_flows
 
     # -- attachments (Nova's os-volume_attachments) ---------------------------------
 

@@ -92,6 +92,7 @@ def _describe(vol, row, root_disk):
             'image_id': vol.image_id, 'attached_at': vol.attached_at or vol.created_at,
             'metadata': dict(vol.properties or {}), 'readonly': vol.readonly,
             'image_metadata': image_metadata(vol),
+            'snapshot_id': vol.snapshot_id, 'source_volid': vol.source_volid,
             'from_boot': not own}
 
 

@@ -200,13 +200,14 @@ volume_size = 1
 volume_size_extend = 1
 
 [volume-feature-enabled]
-# Off, features provisioner does not have: backups, snapshots, clones, manage and
-# unmanage, replication, several backends, extending an attached volume, image
-# dependencies (upload to image, snapshots). api_extensions: the first is the one
-# test_list_extensions looks for in GET .../extensions.
+# On: snapshots and clones (volumes from a snapshot or a volume). Off, features
+# provisioner does not have: backups, manage and unmanage, replication, several
+# backends, extending an attached volume, image dependencies (upload to image).
+# api_extensions: the first is the one test_list_extensions looks for in GET
+# .../extensions.
 backup = false
-snapshot = false
-clone = false
+snapshot = true
+clone = true
 manage_snapshot = false
 manage_volume = false
 replication = false

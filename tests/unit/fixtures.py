@@ -11,6 +11,7 @@ from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.engine import deployments
 from provisioner.engine import runner
+from provisioner.engine import volume_flows
 
 
 class InlineDispatcher:
@@ -36,6 +37,9 @@ class InlineDispatcher:
 
     def volume_delete(self, volume_id):
         runner.run_volume_delete(volume_id)
+
+    def volume_flow(self, kind, resource_id):
+        volume_flows.run(kind, resource_id)
 
 
 def deployment(dispatcher=None):

@@ -1,10 +1,11 @@
 """Block storage v3 (a Cinder subset, microversion 3.0), shaped as every service:
-controllers (versions, volumes, volume_actions, volume_metadata, quotas,
+controllers (versions, volumes, snapshots, volume_actions, volume_metadata, quotas,
 extensions), ``schemas`` (the request bodies), ``filters`` (list queries) and
 ``views`` (Cinder's shapes; its error body is Nova's)."""
 
 from provisioner.api.volume import extensions
 from provisioner.api.volume import quotas
+from provisioner.api.volume import snapshots
 from provisioner.api.volume import versions
 from provisioner.api.volume import volume_actions
 from provisioner.api.volume import volume_metadata
@@ -12,5 +13,5 @@ from provisioner.api.volume import volumes
 from provisioner.api import wsgi
 
 SERVICE = wsgi.Service('volume', microversions=versions.MICROVERSIONS,
-                       controllers=(versions, volumes, volume_actions, volume_metadata,
-                                    quotas, extensions), trailing_slash=False)
+                       controllers=(versions, volumes, snapshots, volume_actions,
+                                    volume_metadata, quotas, extensions), trailing_slash=False)

@@ -23,6 +23,8 @@ EXTENSIONS = (
      'Quota management support.'),
     ('os-availability-zone', 'AvailabilityZones', '2013-06-27T00:00:00+00:00',
      'Describe Availability Zones.'),
+    ('os-extended-snapshot-attributes', 'ExtendedSnapshotAttributes',
+     '2012-06-19T00:00:00+00:00', 'Extended SnapshotAttributes support.'),
     ('os-used-limits', 'UsedLimits', '2013-10-03T00:00:00+00:00',
      'Provide data on limited resources that are being used.'),
 )

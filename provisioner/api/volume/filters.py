@@ -33,7 +33,7 @@ def boolean(value):
 
 
 def _text(volume, field):
-    value = volume[field]
+    value = volume.get(field)  # a snapshot has no zone
     if field == 'availability_zone':
         value = value or 'nova'  # as the view shows it
     return None if value is None else str(value)
@@ -59,7 +59,7 @@ def matching(req, volumes):
             volumes = [v for v in volumes if _text(v, field) == wanted]
     if req.GET.get('bootable') is not None:
         wanted = boolean(req.GET['bootable']) is True
-        volumes = [v for v in volumes if v['bootable'] == wanted]
+        volumes = [v for v in volumes if v.get('bootable') == wanted]
     if req.GET.get('metadata') is not None:
         pairs = _metadata(req).items()
         volumes = [v for v in volumes if pairs <= v['metadata'].items()]

@@ -14,12 +14,14 @@ from provisioner.identity import admin
 from provisioner import policy
 from provisioner.quota import counters
 from provisioner.quota import limits
+from provisioner.volume import snapshots
 from provisioner.volume import volumes
 
 
 def _usage(project_id):
     gigabytes = {q['resource']: q for q in counters.show(project_id)}['volumes_gib']
-    return views.usage(gigabytes, len(volumes.describe(project_id=project_id)))
+    return views.usage(gigabytes, len(volumes.describe(project_id=project_id)),
+                       len(snapshots.describe(project_id=project_id)))
 
 
 def _target(req, project_id, target, action):

@@ -9,13 +9,14 @@ from provisioner.api import validation
 _FALSY = [False, None, 0, '', [], {}]
 
 
-# A volume type, snapshot or volume to clone is the service's to refuse (Cinder's
+# A volume type, snapshot or volume to copy is the service's to check (Cinder's
 # 404 when it does not exist); a backup (3.47) is not at 3.0.
 CREATE = validation.wrapped('volume', {
     'type': 'object',
     'properties': {'backup_id': {
-        'enum': _FALSY, 'errorMessage': 'provisioner makes volumes blank or from an '
-                                        'image only; backup_id is not supported.'}}})
+        'enum': _FALSY, 'errorMessage': 'provisioner makes volumes blank, from an '
+                                        'image, a snapshot or a volume; backup_id is '
+                                        'not supported.'}}})
 
 UPDATE = validation.wrapped('volume', {
     'type': 'object', 'additionalProperties': False,

@@ -9,8 +9,8 @@ from provisioner.api import urls
 VERSION = '3.0'
 UPDATED = '2023-08-31T00:00:00Z'
 # Cinder's quota keys; provisioner enforces gigabytes only (its volumes_gib).
-UNSUPPORTED_ZERO = ('snapshots', 'backups', 'backup_gigabytes', 'groups')
-UNLIMITED = ('volumes', 'per_volume_gigabytes')
+UNSUPPORTED_ZERO = ('backups', 'backup_gigabytes', 'groups')
+UNLIMITED = ('volumes', 'snapshots', 'per_volume_gigabytes')
 
 
 def version_document(req):
@@ -87,7 +87,8 @@ def detail(req, volume, extended=True):
         'bootable': 'true' if volume['bootable'] else 'false', 'volume_type': None,
         'metadata': metadata(volume), 'description': volume['description'],
         'encrypted': False, 'multiattach': False, 'replication_status': None,
-        'snapshot_id': None, 'source_volid': None, 'consistencygroup_id': None,
+        'snapshot_id': volume.get('snapshot_id'),
+        'source_volid': volume.get('source_volid'), 'consistencygroup_id': None,
         'user_id': volume['user_id'], 'links': _links(req, volume),
     }
     if not extended:
@@ -101,11 +102,12 @@ def detail(req, volume, extended=True):
     return body
 
 
-def usage(gigabytes, volumes):
-    """{cinder key: (limit, in_use)} from the gigabytes quota row and the count of
-    volumes (which no limit caps)."""
+def usage(gigabytes, volumes, snapshots=0):
+    """{cinder key: (limit, in_use)} from the gigabytes quota row and the counts of
+    volumes and snapshots (which no limit caps)."""
     found = {'gigabytes': (gigabytes['limit'], gigabytes['in_use']),
-             'volumes': (-1, volumes), 'per_volume_gigabytes': (-1, 0)}
+             'volumes': (-1, volumes), 'snapshots': (-1, snapshots),
+             'per_volume_gigabytes': (-1, 0)}
     found.update({key: (0, 0) for key in UNSUPPORTED_ZERO})
     return found
 
@@ -131,9 +133,29 @@ def absolute_limits(usage):
         'maxTotalVolumes': usage['volumes'][0], 'totalVolumesUsed': usage['volumes'][1],
         'maxTotalVolumeGigabytes': usage['gigabytes'][0],
         'totalGigabytesUsed': usage['gigabytes'][1],
-        'maxTotalSnapshots': 0, 'totalSnapshotsUsed': 0,
+        'maxTotalSnapshots': usage['snapshots'][0],
+        'totalSnapshotsUsed': usage['snapshots'][1],
         'maxTotalBackups': 0, 'totalBackupsUsed': 0,
         'maxTotalBackupGigabytes': 0, 'totalBackupGigabytesUsed': 0}}}
+
+
+def snapshot(req, snap):
+    """Cinder's snapshot as create, update and the plain list answer it."""
+    created = _time(snap['created_at'])
+    return {'id': snap['id'], 'created_at': created,
+            'updated_at': _time(snap['updated_at']) or created,
+            'name': snap['name'], 'description': snap['description'],
+            'volume_id': snap['volume_id'], 'status': snap['status'],
+            'size': snap['size_gib'], 'metadata': dict(snap['metadata'])}
+
+
+def snapshot_detail(req, snap):
+    """As show and the detailed list answer it (os-extended-snapshot-attributes)."""
+    body = snapshot(req, snap)
+    body['os-extended-snapshot-attributes:progress'] = (
+        '100%' if snap['status'] == 'available' else '0%')
+    body['os-extended-snapshot-attributes:project_id'] = snap['project_id']
+    return body
 
 
 def availability_zones(hosts):

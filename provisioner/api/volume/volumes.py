@@ -4,9 +4,10 @@ Two kinds of volume are served: those a boot made for its instance (named
 ``<instance name>-vol<index>``, in-use until the instance is deleted with them) and
 the volume service's own (provisioner.volume.api): created blank or from an image
 (``imageRef``), renamed, given metadata (volume_metadata), grown while detached
-(``os-extend``), marked bootable or read-only, deleted while not attached, and
-attached to servers through Nova's os-volume_attachments. No snapshots, backups,
-groups or types.
+(``os-extend``), marked bootable or read-only, deleted while not attached (with
+its snapshots given ``?cascade=true``), made from a snapshot or another volume
+(``snapshot_id``, ``source_volid``: provisioner.volume.snapshots), and attached
+to servers through Nova's os-volume_attachments. No backups, groups or types.
 
 As in Cinder, the project id in the URL must be the token's project (400
 "Malformed request url" otherwise); an admin reaches other projects' volumes
@@ -33,12 +34,18 @@ def check_url_project(req, project_id):
                              % (project_id, req.context.project_id))
 
 
-def _list(req, project_id):
+def listed_project(req, project_id):
+    """The project a list shows: the URL's, or None (every project) for an admin
+    asking for ``all_tenants``."""
     check_url_project(req, project_id)
     policy.authorize(req.context, 'instance:list')
     everyone = req.GET.get('all_tenants', '').lower() in ('1', 'true', 'yes') and \
         policy.check(req.context, 'instance:list:all_projects')
-    found = volumes.describe(project_id=None if everyone else project_id)
+    return None if everyone else project_id
+
+
+def _list(req, project_id):
+    found = volumes.describe(project_id=listed_project(req, project_id))
     return filters.sorted_as_asked(req, filters.matching(req, found))
 
 
@@ -77,12 +84,14 @@ def create_volume(req, project_id, body):
     create answer (no os-vol-* attributes)."""
     check_url_project(req, project_id)
     body = body['volume']
-    volume_id = volume_api.VolumeAPI(req.context).create(
+    volume_id, copy = volume_api.VolumeAPI(req.context).create(
         body.get('size'), name=body.get('name'), description=body.get('description'),
         image_ref=body.get('imageRef') or body.get('image_id'),
         availability_zone=body.get('availability_zone'), metadata=body.get('metadata'),
         volume_type=body.get('volume_type'), snapshot_id=body.get('snapshot_id'),
         source_volid=body.get('source_volid'))
+    if copy:  # from a snapshot or a volume with bytes: copied on their host
+        req.deployment.dispatcher.volume_flow('copy-volume', volume_id)
     return wsgi.json_response(
         {'volume': views.detail(req, _found(volume_id), extended=False)}, 202)
 
@@ -105,7 +114,12 @@ def update_volume(req, project_id, volume_id, body):
 @wsgi.route('DELETE', '/v3/{project_id}/volumes/{volume_id}')
 def delete_volume(req, project_id, volume_id):
     check_url_project(req, project_id)
-    if volume_api.VolumeAPI(req.context).request_delete(volume_id):
+    cascade = filters.boolean(req.GET.get('cascade', 'false')) is True
+    flow, snapshot_flows = volume_api.VolumeAPI(req.context).request_delete(
+        volume_id, cascade=cascade)
+    for snapshot_id in snapshot_flows:
+        req.deployment.dispatcher.volume_flow('delete-snapshot', snapshot_id)
+    if flow:
         req.deployment.dispatcher.volume_delete(volume_id)
     return wsgi.empty_response(202)
 

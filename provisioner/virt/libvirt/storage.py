@@ -157,15 +157,18 @@ def swap_back(pool, name, new_name, old_name):
     _refresh(pool)
 
 
-def copy_into(pool, name, source_path, source_format=None):
+def copy_into(pool, name, source_path, source_format=None, force_share=False):
     """Make volume ``name`` a full qcow2 copy of ``source_path`` (no backing file).
 
     Written under a temporary name and renamed, so a copy cut short by a crash is
-    never taken for the volume.
+    never taken for the volume. ``force_share``: the source may be open in a
+    running guest (qemu-img's -U; the copy is then as a crash would leave it).
     """
     final = os.path.join(_pool_path(pool), name)
     partial = final + '.part'
     command = ['qemu-img', 'convert', '-O', 'qcow2']
+    if force_share:
+        command.append('-U')
     if source_format:
         command += ['-f', source_format]
     try:
@@ -173,7 +176,7 @@ def copy_into(pool, name, source_path, source_format=None):
                        capture_output=True, timeout=3600)
     except subprocess.CalledProcessError as exc:
         raise exception.HypervisorError(
-            reason='copying image %s into volume %s failed: %s'
+            reason='copying %s into volume %s failed: %s'
                    % (source_path, name, exc.stderr.decode(errors='replace').strip()))
     os.chmod(partial, 0o600)
     os.replace(partial, final)

@@ -170,13 +170,18 @@ def test_sources_that_do_not_exist_are_404(demo, field, status):
     assert client.get(base + '/volumes').json['volumes'] == []
 
 
-def test_cloning_an_existing_volume_is_400(demo):
+def test_a_copy_of_a_volume_of_no_bytes_yet_takes_its_source_at_once(demo):
     client, base = demo
-    source = _create(client, base)
+    source = _create(client, base, size=2)
+    # No size: the source's (Cinder's).
+    response = client.post(base + '/volumes', {'volume': {'source_volid': source['id']}})
+    copy = response.json['volume']
+    assert (response.status_int, copy['status'], copy['size'], copy['source_volid']) == (
+        202, 'available', 2, source['id'])
     response = client.post(base + '/volumes',
                            {'volume': {'size': 1, 'source_volid': source['id']}})
-    assert response.status_int == 400 and 'clone' in response.text
-    assert len(client.get(base + '/volumes').json['volumes']) == 1
+    assert response.status_int == 400 and 'smaller' in response.text
+    assert len(client.get(base + '/volumes').json['volumes']) == 2
 
 
 def test_list_filters(demo):

@@ -15,7 +15,7 @@ def test_a_volume_delete_names_its_volume_as_such_and_reads_an_earlier_releases(
     assert jobs.volume_of(_job(action=jobs.VOLUME_DELETE, instance_id='v2')) == 'v2'
 
 
-def test_a_volume_delete_is_posted_once_under_its_volume(monkeypatch):
+def _board(monkeypatch):
     posted = []
 
     class Board:
@@ -30,7 +30,23 @@ def test_a_volume_delete_is_posted_once_under_its_volume(monkeypatch):
 
     board = Board()
     monkeypatch.setattr(jobs, 'get_board', lambda: board)
+    return posted
+
+
+def test_a_volume_delete_is_posted_once_under_its_volume(monkeypatch):
+    posted = _board(monkeypatch)
     first = jobs.post_volume_delete('v1')
     assert jobs.post_volume_delete('v1') is first
     assert [(j.name, j.details) for j in posted] == [
         ('volume-delete-v1', {'action': 'volume-delete', 'volume_id': 'v1'})]
+
+
+def test_a_snapshot_flow_is_posted_once_under_its_kind_and_resource(monkeypatch):
+    posted = _board(monkeypatch)
+    first = jobs.post_volume_flow('create-snapshot', 's1')
+    assert jobs.post_volume_flow('create-snapshot', 's1') is first
+    jobs.post_volume_flow('delete-snapshot', 's1')
+    assert [(j.name, j.details['kind']) for j in posted] == [
+        ('create-snapshot-s1', 'create-snapshot'),
+        ('delete-snapshot-s1', 'delete-snapshot')]
+    assert {j.details['action'] for j in posted} == {jobs.VOLUME_FLOW}

@@ -30,7 +30,7 @@ def server(api):
 
 @pytest.fixture
 def volume(admin_context):
-    return volume_api.VolumeAPI(admin_context).create(1, name='data')
+    return volume_api.VolumeAPI(admin_context).create(1, name="data")[0]
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ until a port binds, and again once its last port is gone). ``hosts.underlay_ip``
 the host's VXLAN tunnel address, as its worker reports it (null: no L2 agent there).
 
 Revision ID: 0021
-Revises: 0018
+Revises: 0020
 """
 
 from alembic import op
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 
 revision = '0021'
-down_revision = '0018'
+down_revision = '0020'
 
 
 def upgrade():
