@@ -36,7 +36,7 @@ def request_spec(instance_id, excluded_hosts=()):
             group_hosts = claims.group_hosts(session, req.server_group_id, instance_id)
     volume_host = None
     if req.boot_volume and req.boot_volume.get('existing'):
-        volume_host = volumes.host_of(req.boot_volume['id'])
+        volume_host = volumes.pinned_host(req.boot_volume['id'])
     return filters.RequestSpec(
         vcpus=req.vcpus, ram_mib=req.ram_mib, disk_gib=req.disk_gib,
         volume_host=volume_host, requested_host=req.requested_host,

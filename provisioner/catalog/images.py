@@ -371,7 +371,11 @@ def upload(image_id, stream, size=None):
         written = store.write(image['id'], stream, size)
         try:
             store.check_content(written, image['disk_format'])
-            path = store.commit(written, image['id'])
+            if store.uses_rbd(image['disk_format']):
+                path, written = store.commit_rbd(written, image['id'],
+                                                 image['disk_format'])
+            else:
+                path = store.commit(written, image['id'])
         except BaseException:
             store.discard(written.tmp_path)
             raise
@@ -390,6 +394,8 @@ def _activate(image_id, path, written):
         row = session.get(models.Image, image_id)
         if row is None or row.status != 'saving':
             raise exception.NotFound(kind=KIND, name=image_id)
+        if written.disk_format:  # converted by the store (Glance's image_conversion)
+            row.disk_format = written.disk_format
         role = _OWN_FILE.get(row.disk_format)
         if role is not None:  # what a boot reads; other formats are only kept
             setattr(row, '%s_path' % role, path)
@@ -465,7 +471,11 @@ def delete(image_id):
                         .where(models.ImageMember.image_id == row.id))
         session.delete(row)
         image = common.to_dict(row)
-    if image['store_path']:
+        if store.rbd_store.is_location(image['store_path']):
+            # Before the row goes: an RBD image with clones refuses (409), as
+            # Glance's rbd store does, and the image stays.
+            store.delete(image['store_path'], image_id=image['id'])
+    if image['store_path'] and not store.rbd_store.is_location(image['store_path']):
         store.delete(image['store_path'])
     return image
 

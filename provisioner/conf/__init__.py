@@ -6,6 +6,7 @@ Nothing here reads an option's value at import time; code reads CONF when it run
 from oslo_config import cfg
 
 from provisioner.conf import api
+from provisioner.conf import ceph
 from provisioner.conf import compute
 from provisioner.conf import database
 from provisioner.conf import default
@@ -20,7 +21,7 @@ from provisioner.conf import scheduler
 
 CONF = cfg.CONF
 
-_AREAS = (api, compute, database, default, engine, fault_injection, identity, image,
+_AREAS = (api, ceph, compute, database, default, engine, fault_injection, identity, image,
           libvirt, network, notifications, scheduler)
 
 for _area in _AREAS:

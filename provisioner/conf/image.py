@@ -35,6 +35,18 @@ image_opts = [
                     '_base). Unset means $state_path/images. Must be readable by '
                     'the hypervisor\'s group (QEMU reads the files as backing '
                     'files). Related options: [image_service] auth_url.'),
+    cfg.StrOpt('store',
+               default='file',
+               choices=[('file', 'one file per image in store_directory'),
+                        ('rbd', 'a raw RBD image per image in rbd_pool, with a '
+                                'protected snapshot "snap" that root disks and '
+                                'volumes are cloned from')],
+               help='Where uploaded images\' bytes live (Glance\'s stores). With rbd '
+                    'a qcow2 upload is converted to raw once (its disk_format '
+                    'becomes raw), and the cluster is reached as [ceph] user. '
+                    'Images of other formats (aki, ari, ...) stay files.'),
+    cfg.StrOpt('rbd_pool', default='images',
+               help='The RBD pool of images when store = rbd.'),
     cfg.IntOpt('max_image_size',
                default=10 * GIB,
                min=1,

@@ -36,6 +36,17 @@ libvirt_opts = [
                help='Kernel command line for direct kernel boot when the image '
                     'carries none of its own. Possible values: any kernel command '
                     'line; keep console=ttyS0 so the console log captures the boot.'),
+    cfg.StrOpt('images_type',
+               default='qcow2',
+               choices=[('qcow2', 'a qcow2 overlay on the image in this host\'s '
+                                  'image cache'),
+                        ('rbd', 'a copy-on-write clone of the image\'s protected '
+                                'snapshot in images_rbd_pool (needs [image] store = '
+                                'rbd; nothing is downloaded to the host)')],
+               help='How instances\' root disks are made (Nova\'s images_type). '
+                    'Related options: [ceph] secret_uuid.'),
+    cfg.StrOpt('images_rbd_pool', default='vms',
+               help='The RBD pool of root disks when images_type = rbd.'),
     cfg.StrOpt('resource_prefix',
                regex=r'^[a-z][a-z0-9-]{0,31}$',
                sample_default='<derived from the deployment>',

@@ -26,6 +26,7 @@ import urllib.parse
 from provisioner.client import http as rest
 from provisioner.conf import CONF
 from provisioner import exception
+from provisioner.image import rbd_store
 from provisioner import redact
 
 LOG = logging.getLogger(__name__)
@@ -61,6 +62,10 @@ def fetch(cache, image_file):
     if image_file.part not in PARTS:
         raise exception.Invalid(reason='an image has no part %r' % image_file.part)
     if not CONF.image_service.auth_url:
+        if rbd_store.is_location(image_file.path):  # an image in RBD, all-in-one
+            return cache.ensure(image_file.image_id, image_file.sha256,
+                                lambda: rbd_store.Reader(image_file.path),
+                                image_file.path)
         return cache.fetch(image_file.image_id, image_file.path, image_file.sha256)
     client = service_client()
     return cache.ensure(image_file.image_id, image_file.sha256,

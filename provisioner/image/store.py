@@ -6,6 +6,12 @@ image cache verifies), and renamed into place only once it is complete and its
 content has been checked: a reader never sees a partial file, and an upload cut
 off half-way leaves nothing behind. Files are the API's own (0600 in a 0700
 directory): hosts copy them into their caches, QEMU never opens them here.
+
+With [image] store = rbd (Glance's rbd store) a checked disk image (raw, or qcow2
+converted to raw once here) goes on from its temporary file into an RBD image of
+[image] rbd_pool with a protected snapshot (provisioner.image.rbd_store); its
+location (rbd://fsid/pool/id/snap) takes the file's place in the image row, and the
+hashes are those of the raw bytes a download sends.
 """
 
 import contextlib
@@ -24,6 +30,7 @@ import uuid
 from provisioner.conf import CONF
 from provisioner import disk_formats
 from provisioner import exception
+from provisioner.image import rbd_store
 
 LOG = logging.getLogger(__name__)
 
@@ -59,6 +66,23 @@ class Upload:
     sha256: str
     sha512: str
     virtual_size: int | None = None
+    disk_format: str | None = None  # set when the store converted the data
+
+
+class Digests:
+    """Glance's md5 checksum, its sha512 os_hash_value and the caches' sha256."""
+
+    def __init__(self):
+        self.md5 = hashlib.md5(usedforsecurity=False)
+        self.sha256, self.sha512 = hashlib.sha256(), hashlib.sha512()
+
+    def update(self, chunk):
+        for digest in (self.md5, self.sha256, self.sha512):
+            digest.update(chunk)
+
+    def upload(self, path, size, **fields):
+        return Upload(path, size, self.md5.hexdigest(), self.sha256.hexdigest(),
+                      self.sha512.hexdigest(), **fields)
 
 
 def directory():
@@ -101,8 +125,7 @@ def write(name, stream, expected_size=None, limit=None):
     store = _ensure_directory()
     path_for(name)  # validates the name
     tmp = os.path.join(store, '.%s.upload-%s' % (name, uuid.uuid4().hex))
-    md5 = hashlib.md5(usedforsecurity=False)
-    sha256, sha512 = hashlib.sha256(), hashlib.sha512()
+    digests = Digests()
     size = 0
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -118,8 +141,7 @@ def write(name, stream, expected_size=None, limit=None):
                 size += len(chunk)
                 if size > limit:
                     raise TooLarge(limit=limit)
-                for digest in (md5, sha256, sha512):
-                    digest.update(chunk)
+                digests.update(chunk)
                 out.write(chunk)
             if expected_size is not None and size < expected_size:
                 raise Incomplete(received=size, expected=expected_size)
@@ -128,7 +150,7 @@ def write(name, stream, expected_size=None, limit=None):
     except BaseException:
         discard(tmp)
         raise
-    return Upload(tmp, size, md5.hexdigest(), sha256.hexdigest(), sha512.hexdigest())
+    return digests.upload(tmp, size)
 
 
 def commit(upload, name):
@@ -138,13 +160,53 @@ def commit(upload, name):
     return final
 
 
+def uses_rbd(disk_format):
+    """Whether an upload of ``disk_format`` goes to RBD ([image] store = rbd)."""
+    return CONF.image.store == 'rbd' and disk_format in ('raw', 'qcow2')
+
+
+def commit_rbd(upload, name, disk_format):
+    """Import a checked upload into RBD as raw (a qcow2 converted first); return its
+    location and the Upload of the raw bytes. The temporary files are removed;
+    nothing stays in RBD if the import fails."""
+    raw = upload.tmp_path
+    try:
+        if disk_format == 'qcow2':
+            raw = upload.tmp_path + '.raw'
+            _qemu_img(['convert', '-f', 'qcow2', '-O', 'raw', upload.tmp_path, raw],
+                      'converting the qcow2 image to raw failed', timeout=3600)
+        size = os.path.getsize(raw)
+        digests = Digests()
+        try:
+            with open(raw, 'rb') as f:
+                rbd_store.import_raw(CONF.image.rbd_pool, name, f, size,
+                                     on_chunk=digests.update)
+            where = rbd_store.location(rbd_store.fsid(), CONF.image.rbd_pool, name)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                rbd_store.remove(CONF.image.rbd_pool, name)
+            raise
+    finally:
+        discard(raw)
+        discard(upload.tmp_path)
+    return where, digests.upload(None, size, virtual_size=size, disk_format='raw')
+
+
 def discard(path):
+    if rbd_store.is_location(path):
+        pool, name, _ = rbd_store.parse_location(path)
+        rbd_store.remove(pool, name)
+        return
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
 
 
-def delete(path):
-    """Delete a store file; a path outside the store is left alone (and logged)."""
+def delete(path, image_id=None):
+    """Delete a store file or RBD image; a path outside the store is left alone (and
+    logged). ImageInUse (409) while an RBD image has clones."""
+    if rbd_store.is_location(path):
+        pool, name, _ = rbd_store.parse_location(path)
+        return rbd_store.remove(pool, name, image_id=image_id)
     if not contains(path):
         LOG.warning('Not deleting %s: it is not in the image store %s', path,
                     directory())
@@ -154,7 +216,8 @@ def delete(path):
 
 
 def remove_abandoned_uploads(name):
-    """Delete temporary files of earlier uploads of ``name`` (a crashed server's)."""
+    """Delete temporary files of earlier uploads of ``name`` (a crashed server's);
+    an RBD image of that name is replaced by the import itself."""
     for tmp in glob.glob(os.path.join(directory(), '.%s.upload-*' % glob.escape(name))):
         discard(tmp)
 
@@ -217,23 +280,12 @@ def _check_qcow2_header(header):
 def _qemu_img_virtual_size(path):
     """``qemu-img info`` of a qcow2, under CPU and memory limits (a hostile header
     must not exhaust the host); refuses backing and external data files."""
-    qemu_img = shutil.which('qemu-img')
-    if qemu_img is None:
+    if shutil.which('qemu-img') is None:
         LOG.warning('qemu-img is not installed: %s was checked by its header only',
                     path)
         return None
-    command = [qemu_img, 'info', '--output', 'json', '-f', 'qcow2', path]
-    limits = 'ulimit -v %d -t %d; exec "$@"' % (1024 * 1024, _QEMU_IMG_TIMEOUT)
-    try:
-        result = subprocess.run(['/bin/sh', '-c', limits, 'qemu-img'] + command,
-                                capture_output=True, timeout=_QEMU_IMG_TIMEOUT + 5,
-                                check=False)
-    except subprocess.TimeoutExpired:
-        raise BadContent(reason='qemu-img info did not finish in %d s'
-                                % _QEMU_IMG_TIMEOUT) from None
-    if result.returncode != 0:
-        raise BadContent(reason='qemu-img cannot read it as qcow2: %s'
-                                % result.stderr.decode(errors='replace').strip()[:500])
+    result = _qemu_img(['info', '--output', 'json', '-f', 'qcow2', path],
+                       'qemu-img cannot read it as qcow2')
     try:
         info = json.loads(result.stdout)
     except ValueError:
@@ -248,3 +300,22 @@ def _qemu_img_virtual_size(path):
         raise BadContent(reason='the qcow2 image has an external data file; upload a '
                                 'standalone image')
     return info.get('virtual-size')
+
+
+def _qemu_img(args, doing, timeout=_QEMU_IMG_TIMEOUT):
+    """Run qemu-img under CPU and memory limits (a hostile header must not exhaust
+    the host); BadContent if it fails."""
+    qemu_img = shutil.which('qemu-img')
+    if qemu_img is None:
+        raise BadContent(reason='qemu-img is not installed: %s is impossible' % doing)
+    limits = 'ulimit -v %d -t %d; exec "$@"' % (1024 * 1024, timeout)
+    try:
+        result = subprocess.run(['/bin/sh', '-c', limits, 'qemu-img', qemu_img] + args,
+                                capture_output=True, timeout=timeout + 5, check=False)
+    except subprocess.TimeoutExpired:
+        raise BadContent(reason='qemu-img %s did not finish in %d s'
+                                % (args[0], timeout)) from None
+    if result.returncode != 0:
+        raise BadContent(reason='%s: %s' % (
+            doing, result.stderr.decode(errors='replace').strip()[:500]))
+    return result

@@ -9,6 +9,10 @@ Layout under CONF.state_path (every directory 0755: QEMU runs as libvirt-qemu):
     disks/              pool <prefix>-instances: instance-<uuid>-root.qcow2
     volumes/            pool <prefix>-volumes: volume-<id>.qcow2
 
+With [libvirt] images_type = rbd and [volume] backend = rbd, root disks and
+volumes are RBD images instead (provisioner.virt.ceph); their "path" is
+rbd:<pool>/<image>.
+
 <prefix> is [libvirt] resource_prefix, by default derived from state_path
 (``resource_prefix()``): what this deployment owns on a host is decidable from
 names and paths alone (provisioner.virt.inventory).
@@ -34,7 +38,9 @@ from provisioner import exception
 from provisioner import fileperms
 from provisioner.image import cache as image_cache
 from provisioner.image import fetcher
+from provisioner.image import rbd_store
 from provisioner.network import host_routes
+from provisioner.virt import ceph
 from provisioner.virt import configdrive
 from provisioner.virt import deployment
 from provisioner.virt import rebuild_files
@@ -106,6 +112,11 @@ def _virtual_size(path, image_format):
             return struct.unpack('>Q', header[24:32])[0]
         raise exception.ImageInvalid(image=path, reason='it is not a qcow2 file')
     return os.path.getsize(path)
+
+
+def _rbd_disks(spec):
+    return any(ceph.is_rbd(path) for path in
+               [spec.root_disk] + [path for path, _ in spec.volumes])
 
 
 class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
@@ -284,7 +295,12 @@ class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
 
     def fetch_image(self, image_id, source_path, sha256, part='disk'):
         """The host's cached, verified copy of one file (``part``) of an image:
-        downloaded from the image API, or read at ``source_path`` all-in-one."""
+        downloaded from the image API, or read at ``source_path`` all-in-one. An
+        image disk in RBD is not copied when root disks are clones of it: its
+        location is the answer."""
+        if part == 'disk' and rbd_store.is_location(source_path) \
+                and ceph.images_in_rbd():
+            return source_path
         _makedirs(_conf().state_path)
         cache = image_cache.ImageCache(fetcher.cache_directory())
         return fetcher.fetch(cache, fetcher.ImageFile(image_id, part, sha256,
@@ -301,6 +317,9 @@ class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
         rebuild's new disk, beside the root disk until swapped in."""
         name = self._root_disk_name(instance_uuid) + suffix
         capacity = int(size_gib or 0) * GIB
+        if rbd_store.is_location(base_path):
+            return ceph.create_root_disk(_instance_uuid(instance_uuid), base_path,
+                                         capacity)
         if base_path:
             capacity = max(capacity, _virtual_size(base_path, base_format))
         elif not capacity:
@@ -311,6 +330,8 @@ class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
 
     def delete_root_disk(self, instance_uuid):
         """The root disk, and what an interrupted rebuild left beside it."""
+        if ceph.images_in_rbd():
+            ceph.delete_root_disk(_instance_uuid(instance_uuid))
         pool = self._pool('instances', create=False)
         if pool is not None:
             name = self._root_disk_name(instance_uuid)
@@ -335,21 +356,31 @@ class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
         if int(size_gib) <= 0:
             raise exception.Invalid(reason='volume %s needs a size of at least 1 GiB'
                                            % volume_id)
+        if ceph.volumes_in_rbd():
+            return ceph.make_volume(_safe_id('volume', volume_id), size_gib)
         return storage.create_volume(self._pool('volumes', create=True),
                                      self._volume_name(volume_id), int(size_gib) * GIB)
 
     def delete_volume(self, volume_id):
+        if ceph.volumes_in_rbd():
+            ceph.delete_volume(_safe_id('volume', volume_id))
+            return
         pool = self._pool('volumes', create=False)
         if pool is not None:
             storage.delete_volume(pool, self._volume_name(volume_id))
 
     def volume_path(self, volume_id):
+        if ceph.volumes_in_rbd():
+            return ceph.volume_spec(_safe_id('volume', volume_id))
         pool = self._pool('volumes', create=False)
         return pool and storage.volume_path(pool, self._volume_name(volume_id))
 
     def make_volume(self, volume_id, size_gib, image_path=None, image_format=None):
         """The volume's file, made if absent (blank, or a full copy of a cached image)
         and grown to ``size_gib`` if smaller (an extend applies here); its path."""
+        if ceph.volumes_in_rbd():
+            return ceph.make_volume(_safe_id('volume', volume_id), size_gib,
+                                    image_path, image_format)
         pool = self._pool('volumes', create=True)
         name = self._volume_name(volume_id)
         if image_path and not storage.lookup_volume(pool, name):
@@ -366,14 +397,16 @@ class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
         if not path:
             raise exception.HypervisorError(reason='volume %s has no file on this host'
                                                    % volume_id)
-        return '/dev/' + hotplug.attach(guest, path, volume_id, readonly)
+        rbd = ceph.ensure_secret(self._conn()) if ceph.is_rbd(path) else None
+        return '/dev/' + hotplug.attach(guest, path, volume_id, readonly, rbd)
 
     def detach_volume(self, instance_uuid, volume_id, timeout):
         """Unplug the volume, waiting up to ``timeout`` s for the guest to let go."""
         guest = self._guest(instance_uuid)
         path = self.volume_path(volume_id)
         if guest is not None and path:
-            hotplug.detach(guest, path, volume_id, timeout)
+            rbd = ceph.access() if ceph.is_rbd(path) else None
+            hotplug.detach(guest, path, volume_id, timeout, rbd=rbd)
 
     # -- config drive --------------------------------------------------------------
 
@@ -410,10 +443,13 @@ class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
     def domain_xml(self, spec):
         """The domain XML define_domain would use (also for validation tests)."""
         _instance_uuid(spec.uuid)
-        guest_config = designer.build_guest(spec, self.host.virt_type(), _conf())
+        rbd = ceph.access() if _rbd_disks(spec) else None
+        guest_config = designer.build_guest(spec, self.host.virt_type(), _conf(), rbd)
         return guest_config.to_xml()
 
     def define_domain(self, spec):
+        if _rbd_disks(spec):  # QEMU reads the key from this host's libvirt secret
+            ceph.ensure_secret(self._conn())
         xml = self.domain_xml(spec)
         fileperms.private_dir(os.path.dirname(spec.console_log))
         libvirt_guest.Guest.define(self._conn(), xml)
@@ -485,6 +521,8 @@ class LibvirtDriver(rebuild_files.RebuildFiles, volume_copies.VolumeCopies):
                                             + suffix)
             if root_disk:
                 found.append('root disk %s' % root_disk)
+        if ceph.images_in_rbd() and ceph.root_disk_exists(_instance_uuid(instance_uuid)):
+            found.append('root disk %s' % ceph.root_disk_spec(instance_uuid))
         if os.path.exists(self.config_drive_path(instance_uuid)):
             found.append('config drive %s' % self.config_drive_path(instance_uuid))
         for volume_id in volume_ids:

@@ -384,7 +384,8 @@ class VolumeAPI:
                 raise exception.InvalidVolume(
                     reason="volume %s status must be 'available', not '%s'"
                            % (volume_id, row.status))
-            if row.host is not None and row.host != inst.host:
+            if row.host is not None and row.host != inst.host \
+                    and not volumes.in_shared_storage():
                 raise exception.Conflict(
                     reason='Volume %s is stored on host %s and server %s runs on host '
                            '%s; hosts share no storage, so it can only be attached to '

@@ -4,6 +4,7 @@ volume service's (made on their own, attached and detached; see volume.api)."""
 import sqlalchemy as sa
 
 from provisioner.compute import instances
+from provisioner.conf import CONF
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
@@ -157,6 +158,17 @@ def for_action(action_id):
     with db_api.transaction() as session:
         return session.execute(sa.select(models.Volume.id)
                                .where(models.Volume.action_id == action_id)).scalar()
+
+
+def in_shared_storage():
+    """Whether every host reaches every volume ([volume] backend = rbd): a volume
+    then pins neither a boot from it nor an attachment to the host that made it."""
+    return CONF.volume.backend == 'rbd'
+
+
+def pinned_host(volume_id):
+    """The only host that can use the volume, or None when any can."""
+    return None if in_shared_storage() else host_of(volume_id)
 
 
 def host_of(volume_id):

@@ -358,14 +358,18 @@ def download_image(req, image_id):
         raise exception.NotFound(kind='Image', name=image_id)
     if path is None:
         return wsgi.empty_response(204)
-    try:
-        data = open(path, 'rb')
-    except OSError:
-        raise exception.NotFound(message='The data of image %s is missing from the '
-                                         'image store.' % image_id) from None
     response = webob.Response(status=200, content_type='application/octet-stream')
-    response.app_iter = store.FileChunks(data)
-    response.content_length = os.fstat(data.fileno()).st_size
+    if store.rbd_store.is_location(path):  # streamed from RBD as it is read
+        response.app_iter = store.rbd_store.Reader(path)
+        response.content_length = response.app_iter.size
+    else:
+        try:
+            data = open(path, 'rb')
+        except OSError:
+            raise exception.NotFound(message='The data of image %s is missing from '
+                                             'the image store.' % image_id) from None
+        response.app_iter = store.FileChunks(data)
+        response.content_length = os.fstat(data.fileno()).st_size
     if image['checksum']:
         response.headers['Content-MD5'] = image['checksum']
     return response

@@ -5,12 +5,15 @@ through lxml, so a display name like ``<x>&"'`` is escaped and can never add ele
 Which values to choose is the designer's job, not this module's.
 """
 
+import dataclasses
+
 from lxml import etree
 
 from provisioner import exception
 
 DNSMASQ_NS = 'http://libvirt.org/schemas/network/dnsmasq/1.0'
 INSTANCE_NS = 'https://provisioner.invalid/xmlns/instance/1.0'
+RBD_PREFIX = 'rbd:'  # a disk "path" rbd:<pool>/<image> is an RBD image
 
 
 def _not_xml(tag, value):
@@ -50,8 +53,10 @@ class GuestDisk(ConfigObject):
     root_name = 'disk'
 
     def __init__(self, source_path, target_dev, target_bus='virtio',
-                 driver_format='qcow2', device='disk', readonly=False, serial=None):
+                 driver_format='qcow2', device='disk', readonly=False, serial=None,
+                 rbd=None):
         self.source_path = source_path
+        self.rbd = rbd  # an RbdAccess when source_path is rbd:<pool>/<image>
         self.target_dev = target_dev
         self.target_bus = target_bus
         self.driver_format = driver_format
@@ -60,15 +65,62 @@ class GuestDisk(ConfigObject):
         self.serial = serial
 
     def format_dom(self):
-        disk = etree.Element('disk', type='file', device=self.device)
-        _sub(disk, 'driver', name='qemu', type=self.driver_format)
-        _sub(disk, 'source', file=self.source_path)
+        if self.source_path.startswith(RBD_PREFIX):
+            disk = self._format_rbd()
+        else:
+            disk = etree.Element('disk', type='file', device=self.device)
+            _sub(disk, 'driver', name='qemu', type=self.driver_format)
+            _sub(disk, 'source', file=self.source_path)
         _sub(disk, 'target', dev=self.target_dev, bus=self.target_bus)
         if self.readonly:
             _sub(disk, 'readonly')
         if self.serial:
             _sub(disk, 'serial', self.serial)
         return disk
+
+
+    def _format_rbd(self):
+        """A disk QEMU reads over librbd, its key from the libvirt secret (Nova's
+        LibvirtConfigGuestDisk with source_protocol rbd)."""
+        if self.rbd is None:
+            raise exception.Invalid(reason='disk %s is in RBD but no Ceph access '
+                                           'was given' % self.source_path)
+        disk = etree.Element('disk', type='network', device=self.device)
+        _sub(disk, 'driver', name='qemu', type='raw', cache='writeback',
+             discard='unmap')
+        auth = _sub(disk, 'auth', username=self.rbd.user)
+        _sub(auth, 'secret', type='ceph', uuid=self.rbd.secret_uuid)
+        source = _sub(disk, 'source', protocol='rbd',
+                      name=self.source_path[len(RBD_PREFIX):])
+        for host, port in self.rbd.hosts:
+            _sub(source, 'host', name=host, port=str(port))
+        return disk
+
+
+@dataclasses.dataclass(frozen=True)
+class RbdAccess:
+    """How QEMU reaches Ceph: the monitors, the cephx user and the libvirt secret
+    holding its key (never the key itself)."""
+
+    hosts: tuple
+    user: str
+    secret_uuid: str
+
+
+class CephSecret(ConfigObject):
+    """A libvirt secret of usage type ceph; its value is set separately."""
+
+    root_name = 'secret'
+
+    def __init__(self, uuid, usage_name):
+        self.uuid, self.usage_name = uuid, usage_name
+
+    def format_dom(self):
+        secret = etree.Element('secret', ephemeral='no', private='yes')
+        _sub(secret, 'uuid', self.uuid)
+        usage = _sub(secret, 'usage', type='ceph')
+        _sub(usage, 'name', self.usage_name)
+        return secret
 
 
 class GuestInterface(ConfigObject):

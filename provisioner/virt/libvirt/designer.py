@@ -42,13 +42,13 @@ def _single_line(text):
     return ' '.join(text.split())
 
 
-def _disks(spec, conf):
+def _disks(spec, conf, rbd):
     disks = []
     if spec.root_disk:
-        disks.append(config.GuestDisk(spec.root_disk, dev_name('virtio', 0)))
+        disks.append(config.GuestDisk(spec.root_disk, dev_name('virtio', 0), rbd=rbd))
     for path, serial in spec.volumes:
         disks.append(config.GuestDisk(path, dev_name('virtio', len(disks)),
-                                      serial=serial))
+                                      serial=serial, rbd=rbd))
     if spec.config_drive:
         bus = conf.libvirt.config_drive_bus
         # A virtio-blk CD-ROM does not exist; other buses get a real CD-ROM.
@@ -60,8 +60,9 @@ def _disks(spec, conf):
     return disks
 
 
-def build_guest(spec, virt_type, conf):
-    """Return the config.Guest for ``spec`` on a host of ``virt_type`` (kvm|qemu)."""
+def build_guest(spec, virt_type, conf, rbd=None):
+    """Return the config.Guest for ``spec`` on a host of ``virt_type`` (kvm|qemu);
+    ``rbd`` (a config.RbdAccess) for disks in Ceph."""
     if not spec.kernel and not spec.root_disk:
         raise exception.Invalid(reason='instance %s has neither a kernel nor a root '
                                        'disk to boot from' % spec.uuid)
@@ -78,7 +79,7 @@ def build_guest(spec, virt_type, conf):
     guest.acpi = True  # without ACPI a guest cannot power itself off
     if virt_type == 'qemu' and conf.libvirt.tb_cache_mib:
         guest.tb_cache_mib = conf.libvirt.tb_cache_mib
-    guest.devices.extend(_disks(spec, conf))
+    guest.devices.extend(_disks(spec, conf, rbd))
     for nic in spec.nics:  # (mac, network name[, mtu])
         guest.devices.append(config.GuestInterface(*nic))
     guest.devices.append(config.GuestSerialFile(spec.console_log))

@@ -5,6 +5,7 @@ import time
 import libvirt
 from lxml import etree
 
+from provisioner.virt.libvirt import config
 from provisioner.virt.libvirt import host as libvirt_host
 
 _POWER_STATES = {
@@ -137,13 +138,13 @@ class Guest:
             return self._domain.XMLDesc(flags)
 
     def disks(self, live=True):
-        """{target dev: source file} of the running domain, or of its definition."""
+        """{target dev: source file (rbd:<pool>/<image> for an RBD disk)} of the
+        running domain, or of its definition."""
         found = {}
         for disk in etree.fromstring(self.xml(live)).iterfind('./devices/disk'):
             target, source = disk.find('target'), disk.find('source')
             if target is not None:
-                found[target.get('dev')] = (source.get('file')
-                                            if source is not None else None)
+                found[target.get('dev')] = _source(disk.get('type'), source)
         return found
 
     @staticmethod
@@ -163,3 +164,11 @@ class Guest:
         with libvirt_host.translate_errors('detaching a device from %s: %s'
                                            % (self.name, xml.strip())):
             self._domain.detachDeviceFlags(xml, self._device_flags(live, persistent))
+
+
+def _source(disk_type, source):
+    if source is None:
+        return None
+    if disk_type == 'network' and source.get('protocol') == 'rbd':
+        return config.RBD_PREFIX + source.get('name')
+    return source.get('file')

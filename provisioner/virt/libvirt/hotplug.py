@@ -44,19 +44,19 @@ def free_target(guest):
     return designer.dev_name('virtio', index)
 
 
-def disk_xml(path, target, volume_id, readonly=False):
+def disk_xml(path, target, volume_id, readonly=False, rbd=None):
     return config.GuestDisk(path, target, serial=volume_id[:SERIAL_LENGTH],
-                            readonly=readonly).to_xml()
+                            readonly=readonly, rbd=rbd).to_xml()
 
 
-def attach(guest, path, volume_id, readonly=False):
+def attach(guest, path, volume_id, readonly=False, rbd=None):
     """Plug the volume's file in (``readonly``: as a read-only disk), live (if the
     domain runs) and in the definition; its target dev. A half-plugged volume (live
     only, or defined only) is completed.
     """
     live, defined = guest.disks(live=True), guest.disks(live=False)
     target = target_of(guest, path) or free_target(guest)
-    xml = disk_xml(path, target, volume_id, readonly)
+    xml = disk_xml(path, target, volume_id, readonly, rbd)
     if defined.get(target) != path:
         guest.attach_device(xml, live=False)
     if guest.is_active() and live.get(target) != path:
@@ -64,7 +64,7 @@ def attach(guest, path, volume_id, readonly=False):
     return target
 
 
-def detach(guest, path, volume_id, timeout, interval=0.2):
+def detach(guest, path, volume_id, timeout, interval=0.2, rbd=None):
     """Unplug the volume's file and wait until the running guest let it go.
 
     The definition loses the disk at once; the running guest has ``timeout`` s to
@@ -74,7 +74,7 @@ def detach(guest, path, volume_id, timeout, interval=0.2):
     target = target_of(guest, path)
     if target is None:
         return
-    xml = disk_xml(path, target, volume_id)
+    xml = disk_xml(path, target, volume_id, rbd=rbd)
     if guest.disks(live=False).get(target) == path:
         guest.detach_device(xml, live=False)
     if not guest.is_active() or guest.disks(live=True).get(target) != path:

@@ -14,7 +14,6 @@ import json
 import pathlib
 import secrets
 import select
-import shutil
 import subprocess
 import sys
 import time
@@ -39,27 +38,15 @@ FAILED_WRITE = 'rbd request failed: cmd 1 offset 0 bytes 4096 flags 0 task.ret -
 
 
 @pytest.fixture(scope='module')
-def workdir():
-    """A directory libvirt's QEMU can reach (console logs), removed at the end."""
-    root = pathlib.Path('/var/lib') / ('provisioner-test-ceph-%s' % secrets.token_hex(4))
-    root.mkdir(mode=0o755)
-    try:
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+def workdir(ceph_workdir):
+    """The run's Ceph directory (conftest.py): libvirt's QEMU reaches it."""
+    return ceph_workdir
 
 
 @pytest.fixture(scope='module')
-def cluster(workdir):
-    missing = ceph.missing_binaries()
-    if missing:
-        pytest.skip('Ceph is not installed (no %s): run tools/setup-host.sh'
-                    % ', '.join(missing))
-    with ceph.throwaway_namespace(netutil.free_cidr(254)) as (netns, address, _):
-        with ceph.ceph_cluster(workdir / 'ceph', netns=netns, address=address) as cluster:
-            yield cluster
-            left = {pool: cluster.rbd('ls', pool).stdout.split() for pool in cluster.pools}
-            assert left == {pool: [] for pool in cluster.pools}, 'images left behind'
+def cluster(shared_cluster):
+    """The run's one cluster (conftest.py)."""
+    return shared_cluster
 
 
 @pytest.fixture
