@@ -2,7 +2,7 @@
 
 The server gets a new root disk from ``imageRef`` and a new config drive (its new
 name, metadata, key and user data), by a persisted flow with revert
-(flows.rebuild). The answer is 202 with the server as shown, status REBUILD; no
+(flows.rebuild). The answer is 202 with the server as PUT shows it, status REBUILD; no
 adminPass (provisioner's guests take no password, as Nova's with
 enable_instance_password off). Fields by microversion:
 provisioner.api.compute.schemas.rebuild.
@@ -49,6 +49,6 @@ def rebuild_server(req, server_id, body):
                                          body['imageRef'], **changes(body))
     server = api.server_record(instance_id)  # as Nova answers: status REBUILD
     req.deployment.dispatcher.run_action(instance_id, action_id)
-    return wsgi.json_response({'server': views.detail(req, server)}, 202,
+    return wsgi.json_response({'server': views.updated(req, server)}, 202,
                               {'Location': urls.service_url(req, 'v2.1', 'servers',
                                                             instance_id)})

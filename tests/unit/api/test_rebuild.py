@@ -61,6 +61,7 @@ def test_rebuild_answers_rebuild_and_the_server_ends_active_on_the_new_image(
     assert answered['image']['id'] == other_image
     assert answered['metadata'] == {'new': '2'}
     assert 'adminPass' not in answered
+    assert 'OS-EXT-STS:vm_state' not in answered  # Nova's base view, as PUT's
     assert response.headers['Location'].endswith('/servers/' + server_id)
     server = _server(application, server_id, cloud['token'])
     assert (server['status'], server['name'], server['accessIPv4']) == (
