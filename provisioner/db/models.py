@@ -64,6 +64,7 @@ class Flavor(TimestampMixin, Base):
     vcpus: orm.Mapped[int]
     ram_mib: orm.Mapped[int]
     disk_gib: orm.Mapped[int]
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)  # Nova 2.55
 
 
 class Image(TimestampMixin, Base):
@@ -192,6 +193,9 @@ class Host(Base):
     availability_zone: orm.Mapped[str] = orm.mapped_column(
         sa.String(255), default='nova', server_default='nova')
     disabled_reason: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    # Nova's forced_down (2.11): down, whatever its reports say, until cleared.
+    forced_down: orm.Mapped[bool] = orm.mapped_column(default=False,
+                                                      server_default=sa.false())
 
 
 class Instance(TimestampMixin, Base):
@@ -425,14 +429,17 @@ class Allocation(TimestampMixin, Base):
 
 
 class ServerGroup(TimestampMixin, Base):
-    """Instances placed together (affinity) or on distinct hosts (anti-affinity)."""
+    """Instances placed together (affinity) or on distinct hosts (anti-affinity),
+    strictly or as far as hosts allow (soft-); names repeat, as Nova's."""
 
     __tablename__ = 'server_groups'
-    __table_args__ = (sa.UniqueConstraint('project_id', 'name'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
-    name: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))  # outlives it
-    policy: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    policy: orm.Mapped[str] = orm.mapped_column(sa.String(32))
+    # anti-affinity's rule (Nova 2.64): at most this many members per host.
+    max_server_per_host: orm.Mapped[int | None]
 
 
 class ServerGroupMember(Base):

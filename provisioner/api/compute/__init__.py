@@ -20,6 +20,7 @@ from provisioner.api.compute import server_actions
 from provisioner.api.compute import server_groups
 from provisioner.api.compute import server_metadata
 from provisioner.api.compute import servers
+from provisioner.api.compute import services
 from provisioner.api.compute import versions
 from provisioner.api.compute import volume_attachments
 from provisioner.api import wsgi
@@ -27,6 +28,6 @@ from provisioner.api import wsgi
 SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
                        request_id_header='x-compute-request-id', controllers=(
     versions, servers, server_actions, server_metadata, ips, instance_actions,
-    flavors, keypairs, server_groups, quotas, availability_zones, hypervisors,
+    flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
     volume_attachments))

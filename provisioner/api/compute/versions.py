@@ -12,6 +12,25 @@ is implemented are advertised; a microversion's request schema is in
           user_data); volumes_attached carries delete_on_termination
     2.4 - os-fixed-ips gains "reserved" (provisioner serves no os-fixed-ips)
     2.5 - non-admins may filter server lists by ip6
+    2.7 - adding a project's access to a public flavor is a 409
+    2.10 - admins create, list, show and delete other users' key pairs (user_id)
+    2.11 - os-services shows forced_down; PUT os-services/force-down sets it
+    2.13 - server groups show project_id and user_id
+    2.15 - server group policies soft-affinity and soft-anti-affinity
+    2.28 - a hypervisor's cpu_info is an object
+    2.33 - hypervisor lists page (limit, marker)
+    2.35 - key pair lists page by name (limit, marker)
+    2.53 - hypervisors and services are identified by uuid; PUT os-services/{id};
+           hypervisor_hostname_pattern and with_servers replace the hypervisors'
+           /search and /servers
+    2.55 - flavors have a description (create, PUT /flavors/{id}, every view)
+    2.61 - flavor details show extra_specs
+    2.64 - server groups take and show one policy and its rules
+           (max_server_per_host) instead of policies and metadata
+    2.75 - unknown query parameters are a 400; flavors' swap is 0, not ""; a
+           hypervisor asked with_servers shows servers even when it has none
+    2.88 - hypervisors drop the usage fields and show uptime; /os-hypervisors/
+           statistics and /{id}/uptime are 404
 """
 
 from provisioner.api import microversions
@@ -19,7 +38,7 @@ from provisioner.api import urls
 from provisioner.api import wsgi
 
 MIN_VERSION = (2, 1)
-MAX_VERSION = (2, 5)
+MAX_VERSION = (2, 90)
 UPDATED = '2013-07-23T11:33:21Z'
 LEGACY_UPDATED = '2011-01-21T11:33:21Z'
 MICROVERSIONS = microversions.Microversions(

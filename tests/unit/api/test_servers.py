@@ -239,7 +239,7 @@ def test_protocol_faults(application, cloud, conf):
     assert version.status_int == 406
     latest = call(application, 'GET', '/compute/v2.1/servers', token=token,
                   headers={'OpenStack-API-Version': 'compute latest'})
-    assert latest.headers['OpenStack-API-Version'] == 'compute 2.5'
+    assert latest.headers['OpenStack-API-Version'] == 'compute 2.90'
     assert call(application, 'GET', '/compute/v2.1/servers').status_int == 401
     forged = call(application, 'GET', '/compute/v2.1/servers', token='gAAAA' + 'x' * 80)
     assert forged.status_int == 401
@@ -292,7 +292,7 @@ def test_version_documents_need_no_token(application):
     legacy, version = versions.json['versions']
     assert (legacy['id'], legacy['status'], legacy['version']) == ('v2.0', 'SUPPORTED',
                                                                    '')
-    assert (version['min_version'], version['version']) == ('2.1', '2.5')
+    assert (version['min_version'], version['version']) == ('2.1', '2.90')
     assert version['links'][0]['href'].endswith('/compute/v2.1/')
 
 

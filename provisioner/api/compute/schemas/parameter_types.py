@@ -14,3 +14,10 @@ TRUE = {'enum': _TRUE}
 
 # An integer, or its digits, as Nova takes counts and sizes.
 INT_OR_STRING = {'type': ['integer', 'string'], 'pattern': '^-?[0-9]+$'}
+
+# Nova's positive_integer: at least 1, an integer or its digits.
+POSITIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,
+                    'minLength': 1}
+# Nova's non_negative_integer.
+NON_NEGATIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
+                        'minimum': 0, 'minLength': 1}
