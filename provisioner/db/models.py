@@ -394,6 +394,8 @@ class Volume(TimestampMixin, Base):
     # Null for a volume of the volume service (it outlives its servers).
     index: orm.Mapped[int | None]
     size_gib: orm.Mapped[int]
+    # The device tag its last attach gave it (Nova 2.49), shown with the attachment.
+    attachment_tag: orm.Mapped[str | None] = orm.mapped_column(sa.String(60))
     status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
     path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
     name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))

@@ -8,12 +8,14 @@ response shapes per microversion). A new endpoint is a handler marked with
 """
 
 from provisioner.api.compute import availability_zones
+from provisioner.api.compute import consoles
 from provisioner.api.compute import flavors
 from provisioner.api.compute import flows
 from provisioner.api.compute import hypervisors
 from provisioner.api.compute import instance_actions
 from provisioner.api.compute import ips
 from provisioner.api.compute import keypairs
+from provisioner.api.compute import migrations
 from provisioner.api.compute import provisioner_ext
 from provisioner.api.compute import quotas
 from provisioner.api.compute import server_actions
@@ -30,4 +32,4 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     versions, servers, server_actions, server_metadata, ips, instance_actions,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
-    volume_attachments))
+    volume_attachments, consoles, migrations))

@@ -9,6 +9,7 @@ given at create or changed with PUT; from 2.7 adding a project's access to a
 """
 
 from provisioner.api import common
+from provisioner.api.compute import queries
 from provisioner.api.compute.schemas import flavors as schemas
 from provisioner.api.compute.views import flavors as views
 from provisioner.api import validation
@@ -66,6 +67,8 @@ def _min_filter(req, param):
 
 
 def _flavors(req):
+    queries.check(req, ('limit', 'marker', 'is_public', 'minRam', 'minDisk', 'sort_key',
+                        'sort_dir'))
     is_public = _is_public_filter(req)
     min_ram, min_disk = _min_filter(req, 'minRam'), _min_filter(req, 'minDisk')
     sort_key = req.GET.get('sort_key') or 'flavorid'

@@ -94,8 +94,9 @@ def _hosts(req):
 
 
 def _list(req, detailed):
-    allowed = ('limit', 'marker', 'hypervisor_hostname_pattern', 'with_servers')
-    queries.check(req, allowed if req.api_version >= (2, 53) else allowed[:2])
+    # Nova's query schema is strict from 2.53 (before 2.75, as no other is).
+    queries.check(req, ('limit', 'marker', 'hypervisor_hostname_pattern',
+                        'with_servers'), since=(2, 53))
     hosts, more = _hosts(req)
     with_servers = _with_servers(req)
     servers = _servers(req) if with_servers or detailed else []
@@ -159,7 +160,7 @@ def statistics(req):
 @wsgi.route('GET', '/v2.1/os-hypervisors/{hypervisor_id}')
 def show(req, hypervisor_id):
     require_admin(req, 'Showing a hypervisor')
-    queries.check(req, ('with_servers',) if req.api_version >= (2, 53) else ())
+    queries.check(req, ('with_servers',), since=(2, 53))
     host = _find(req, hypervisor_id)
     servers = _servers(req)
     view = _detail_view(req, host, servers)

@@ -19,7 +19,16 @@ def check(req, allowed, since=STRICT_SINCE):
                                 'was' if len(unknown) == 1 else 'were'))
 
 
+_NOT_FOUND = 'The resource could not be found.'
+
+
 def removed_at(req, version):
     """404 as Nova answers a route a microversion removed."""
     if req.api_version >= version:
-        raise wsgi.HTTPError(404, 'The resource could not be found.')
+        raise wsgi.HTTPError(404, _NOT_FOUND)
+
+
+def added_at(req, version):
+    """404 as Nova answers a route before the microversion that added it."""
+    if req.api_version < version:
+        raise wsgi.HTTPError(404, _NOT_FOUND)

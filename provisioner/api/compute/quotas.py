@@ -4,6 +4,7 @@ The limits and their usage are provisioner.quota's; views/quotas.py says which o
 Nova's quotas are enforced and shows them in Nova's words.
 """
 
+from provisioner.api.compute import queries
 from provisioner.api.compute.schemas import quotas as schemas
 from provisioner.api.compute.views import quotas as views
 from provisioner.api import validation
@@ -111,6 +112,7 @@ def reset(req, project_id):
 
 @wsgi.route('GET', '/v2.1/limits')
 def absolute_limits(req):
+    queries.check(req, ('tenant_id',))
     project_id = req.GET.get('tenant_id') or req.context.project_id
     if project_id != req.context.project_id:
         # Nova: another project's limits are for admins (403 for the rest).

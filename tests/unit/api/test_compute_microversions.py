@@ -175,6 +175,8 @@ def test_hypervisors_at_2_28_2_33_2_53_2_88(admin_client, admin_context, conf):
         'hypervisors']) == 2
 
     index = admin_client.get(V + '/os-hypervisors', **mv('2.53')).json['hypervisors']
+    assert admin_client.get(V + '/os-hypervisors?foo=1', **mv('2.52')).status_int == 200
+    assert admin_client.get(V + '/os-hypervisors?foo=1', **mv('2.53')).status_int == 400
     assert h1_uuid in {h['id'] for h in index}
     shown = admin_client.get(V + '/os-hypervisors/%s?with_servers=1' % h1_uuid,
                              **mv('2.53')).json['hypervisor']
@@ -325,3 +327,58 @@ def test_quotas_and_limits_drop_fields(member_client, admin_client):
     assert 'maxImageMeta' in absolute('2.38') and 'maxImageMeta' not in absolute('2.39')
     assert 'maxPersonality' in absolute('2.56')
     assert not {'maxPersonality', 'maxPersonalitySize'} & set(absolute('2.57'))
+
+
+# -- consoles, migrations, topology ------------------------------------------------
+
+def test_remote_consoles_none_is_enabled(member_client, admin_client, admin_context):
+    from tests.unit.api.test_compute_quotas_and_hosts import _context_of
+    instance_id = fixtures.add_instance(_context_of(member_client))
+    path = V + '/servers/%s/remote-consoles' % instance_id
+
+    def console(version, protocol, kind):
+        return member_client.post(path, {'remote_console': {
+            'protocol': protocol, 'type': kind}}, **mv(version))
+    assert console('2.5', 'vnc', 'novnc').status_int == 404
+    refused = console('2.6', 'vnc', 'novnc')
+    assert refused.status_int == 400
+    assert fault(refused)[1] == 'Unavailable console type novnc.'
+    assert console('2.6', 'serial', 'serial').status_int == 400
+    assert console('2.7', 'mks', 'webmks').status_int == 400  # not in the schema
+    assert console('2.8', 'mks', 'webmks').status_int == 501
+    assert member_client.post(V + '/servers/%s/remote-consoles' % uuid.uuid4(), {
+        'remote_console': {'protocol': 'vnc', 'type': 'novnc'}},
+        **mv('2.6')).status_int == 404
+    token_path = V + '/os-console-auth-tokens/abc'
+    assert admin_client.get(token_path, **mv('2.30')).status_int == 400
+    assert admin_client.get(token_path, **mv('2.31')).status_int == 404
+    assert member_client.get(token_path, **mv('2.31')).status_int == 403
+
+
+def test_migrations_and_topology(member_client, admin_client):
+    from tests.unit.api.test_compute_quotas_and_hosts import _context_of
+    instance_id = fixtures.add_instance(_context_of(member_client))
+    assert admin_client.get(V + '/os-migrations').json == {'migrations': []}
+    assert member_client.get(V + '/os-migrations').status_int == 403
+    assert admin_client.get(V + '/os-migrations?marker=x', **mv('2.59')
+                            ).status_int == 400
+    assert admin_client.get(V + '/os-migrations?user_id=x', **mv('2.79')
+                            ).status_int == 400
+    assert admin_client.get(V + '/os-migrations?user_id=x', **mv('2.80')).json == {
+        'migrations': []}
+    path = V + '/servers/%s/migrations' % instance_id
+    assert admin_client.get(path, **mv('2.22')).status_int == 404
+    assert admin_client.get(path, **mv('2.23')).json == {'migrations': []}
+    assert admin_client.get(path + '/1', **mv('2.23')).status_int == 404
+    topology = V + '/servers/%s/topology' % instance_id
+    assert member_client.get(topology, **mv('2.77')).status_int == 404
+    assert member_client.get(topology, **mv('2.78')).json == {'nodes': [],
+                                                             'pagesize_kb': None}
+
+
+def test_unknown_query_parameters_are_400_from_2_75(member_client):
+    for path in ('/flavors?foo=1', '/flavors/detail?foo=1', '/limits?foo=1'):
+        assert member_client.get(V + path, **mv('2.74')).status_int == 200, path
+        refused = member_client.get(V + path, **mv('2.75'))
+        assert refused.status_int == 400, path
+        assert "'foo' was unexpected" in fault(refused)[1]

@@ -21,3 +21,8 @@ POSITIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minim
 # Nova's non_negative_integer.
 NON_NEGATIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
                         'minimum': 0, 'minLength': 1}
+
+
+def true(value):
+    """Whether a BOOLEAN value that passed its schema says true."""
+    return value in _TRUE

@@ -6,7 +6,8 @@ forced down (2.11: ``forced_down``, down whatever its reports say). A server gro
 keeps who made it (``user_id``, 2.13), a policy name of up to 32 characters
 (``soft-anti-affinity``, 2.15) and its anti-affinity rule
 ``max_server_per_host`` (2.64); its name is any of 255 characters and two groups
-may share one, as in Nova.
+may share one, as in Nova. A volume keeps the device tag of its attachment
+(``attachment_tag``, 2.49).
 
 Revision ID: 0019
 Revises: 0017
@@ -33,6 +34,8 @@ def _unique_name(inspector):
 def upgrade():
     with op.batch_alter_table("flavors") as batch:
         batch.add_column(sa.Column("description", sa.Text()))
+    with op.batch_alter_table("volumes") as batch:
+        batch.add_column(sa.Column("attachment_tag", sa.String(length=60)))
     with op.batch_alter_table("hosts") as batch:
         batch.add_column(sa.Column("forced_down", sa.Boolean(), nullable=False,
                                    server_default=sa.false()))
@@ -61,5 +64,7 @@ def downgrade():
                                        ["project_id", "name"])
     with op.batch_alter_table("hosts") as batch:
         batch.drop_column("forced_down")
+    with op.batch_alter_table("volumes") as batch:
+        batch.drop_column("attachment_tag")
     with op.batch_alter_table("flavors") as batch:
         batch.drop_column("description")
