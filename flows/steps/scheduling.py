@@ -31,9 +31,10 @@ def request_spec(instance_id, excluded_hosts=()):
     group_name = group_policy = None
     group_hosts = frozenset()
     if req.server_group_id:
-        group_name, group_policy = server_groups.lookup(req.server_group_id)
+        group_name, group_policy, per_host = server_groups.lookup(req.server_group_id)
         with db_api.transaction() as session:
-            group_hosts = claims.group_hosts(session, req.server_group_id, instance_id)
+            group_hosts = claims.full_hosts(
+                session, (req.server_group_id, group_policy, per_host), instance_id)
     volume_host = None
     if req.boot_volume and req.boot_volume.get('existing'):
         volume_host = volumes.pinned_host(req.boot_volume['id'])
@@ -86,7 +87,7 @@ class ClaimResources(base.ProvisionerTask):
         req = instances.build_request(instance_id)
         group = None
         if req.server_group_id:
-            group = (req.server_group_id, server_groups.lookup(req.server_group_id)[1])
+            group = (req.server_group_id,) + server_groups.lookup(req.server_group_id)[1:]
         candidates = [h for h in host_candidates if h not in failed_hosts]
         for _round in range(MAX_CLAIM_ROUNDS):
             for host in candidates:

@@ -36,9 +36,14 @@ class CatalogAPI:
     def _authorize(self, resource, action):
         policy.authorize(self.context, '%s:%s' % (resource, action))
 
-    def create_flavor(self, name, vcpus, ram_mib, disk_gib, flavor_id=None):
+    def create_flavor(self, name, vcpus, ram_mib, disk_gib, flavor_id=None,
+                      description=None):
         self._authorize('flavor', 'create')
-        return flavors.create(name, vcpus, ram_mib, disk_gib, flavor_id)
+        return flavors.create(name, vcpus, ram_mib, disk_gib, flavor_id, description)
+
+    def set_flavor_description(self, flavor_id, description):
+        self._authorize('flavor', 'create')  # who makes flavors describes them
+        return flavors.set_description(flavor_id, description)
 
     def create_image(self, name, **fields):
         """Register an image from files on this host, by path (admin)."""

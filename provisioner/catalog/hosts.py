@@ -64,7 +64,7 @@ def down_cutoff():
 
 def _describe(row, cutoff):
     info = common.to_dict(row)
-    info['alive'] = row.updated_at >= cutoff
+    info['alive'] = row.updated_at >= cutoff and not row.forced_down
     info['vcpus_capacity'] = row.vcpus * row.cpu_allocation_ratio
     info['memory_mib_capacity'] = row.memory_mib * row.ram_allocation_ratio
     info['disk_gib_capacity'] = row.disk_gib * row.disk_allocation_ratio
@@ -85,8 +85,9 @@ def show(name_or_id):
 
 
 def update(name_or_id, enabled=None, disabled_reason=None, availability_zone=None,
-           **ratios):
-    """Enable/disable a host, move it to a zone, or set its allocation ratios."""
+           forced_down=None, **ratios):
+    """Enable/disable a host, force it down (or no more), move it to a zone, or set
+    its allocation ratios."""
     checked = validation.check(dict(ratios, enabled=enabled,
                                     disabled_reason=disabled_reason,
                                     availability_zone=availability_zone), UPDATE)
@@ -95,6 +96,8 @@ def update(name_or_id, enabled=None, disabled_reason=None, availability_zone=Non
     if enabled is not None:
         values['enabled'] = enabled
         values['disabled_reason'] = None if enabled else disabled_reason
+    if forced_down is not None:
+        values['forced_down'] = bool(forced_down)
     with db_api.transaction() as session:
         row = common.find(session, models.Host, name_or_id, KIND)
         if values:

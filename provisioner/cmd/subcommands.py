@@ -210,7 +210,7 @@ def _add_maintenance(sub, host_actions, common):
 
 # provisioner.compute.server_groups.POLICIES, without the database that module imports
 # (tests/unit/test_cli_startup.py keeps the two equal).
-SERVER_GROUP_POLICIES = ('affinity', 'anti-affinity')
+SERVER_GROUP_POLICIES = ('affinity', 'anti-affinity', 'soft-affinity', 'soft-anti-affinity')
 
 
 def add_scheduling(sub, common):

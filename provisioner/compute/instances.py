@@ -210,4 +210,5 @@ def volumes_of(instance_id):
                                .where(models.Volume.instance_id == instance_id)
                                .order_by(models.Volume.index)).scalars().all()
         return [{'id': r.id, 'size_gib': r.size_gib, 'path': r.path, 'status': r.status,
-                 'index': r.index, 'device': r.device} for r in rows]
+                 'index': r.index, 'device': r.device, 'attachment_tag': r.attachment_tag}
+                for r in rows]

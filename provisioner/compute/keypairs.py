@@ -130,20 +130,26 @@ def _describe(row):
     return common.to_dict(row)
 
 
-def _authorize(context, action):
+def _authorize(context, action, user_id=None):
+    """The key pairs' owner: the caller, or (admins, Nova 2.10) the user asked for."""
     policy.authorize(context, 'keypair:%s' % action,
                      {'user_id': context.user_id, 'project_id': context.project_id})
+    if user_id not in (None, context.user_id) and not policy.check(context, 'admin'):
+        raise exception.Forbidden(reason='Policy doesn\'t allow os_compute_api:'
+                                         'os-keypairs:%s to be performed.' % action)
+    return user_id or context.user_id
 
 
-def _insert(context, name, key_type, public_key, key_fingerprint):
+def _insert(context, name, key_type, public_key, key_fingerprint, user_id=None):
+    user_id = user_id or context.user_id
     kp = models.KeyPair
     try:
         with db_api.transaction() as session:
             count = session.execute(sa.select(sa.func.count()).select_from(kp)
-                                    .where(kp.user_id == context.user_id)).scalar()
+                                    .where(kp.user_id == user_id)).scalar()
             if count >= limits.KEY_PAIRS_PER_USER:
                 raise KeypairLimitExceeded()
-            row = kp(id=str(uuid.uuid4()), name=name, user_id=context.user_id,
+            row = kp(id=str(uuid.uuid4()), name=name, user_id=user_id,
                      type=key_type, public_key=public_key, fingerprint=key_fingerprint)
             session.add(row)
     except sa_exc.IntegrityError:
@@ -151,53 +157,55 @@ def _insert(context, name, key_type, public_key, key_fingerprint):
     return _describe(row)
 
 
-def import_public_key(context, name, public_key, key_type=SSH):
-    """Record the caller's public key (or x509 certificate) under ``name``."""
-    _authorize(context, 'create')
+def import_public_key(context, name, public_key, key_type=SSH, user_id=None):
+    """Record the caller's public key (or x509 certificate) under ``name``; an admin
+    may record it for another user (``user_id``)."""
+    owner = _authorize(context, 'create', user_id)
     validation.check({'name': name, 'type': key_type, 'public_key': public_key},
                      CREATE, InvalidKeypair, none_is_absent=False)
     return _insert(context, name, key_type, public_key,
-                   fingerprint(public_key, key_type))
+                   fingerprint(public_key, key_type), owner)
 
 
-def create(context, name, key_type=SSH):
-    """Generate a key pair for the caller: (key pair, its private key, shown once)."""
-    _authorize(context, 'create')
+def create(context, name, key_type=SSH, user_id=None):
+    """Generate a key pair for the caller (or, admins, ``user_id``): (key pair, its
+    private key, shown once)."""
+    owner = _authorize(context, 'create', user_id)
     validation.check({'name': name, 'type': key_type}, CREATE, InvalidKeypair,
                      none_is_absent=False)
     if key_type == X509:
-        private_key, public_key = _generate_x509(context.user_id)
+        private_key, public_key = _generate_x509(owner)
     else:
         private_key, public_key = _generate_ssh()
     return (_insert(context, name, key_type, public_key,
-                    fingerprint(public_key, key_type)), private_key)
+                    fingerprint(public_key, key_type), owner), private_key)
 
 
-def list_all(context):
-    _authorize(context, 'list')
+def list_all(context, user_id=None):
+    """The user's key pairs by name (the caller's, or an admin's choice)."""
+    owner = _authorize(context, 'list', user_id)
     kp = models.KeyPair
     with db_api.transaction() as session:
         return [_describe(row) for row in session.execute(
-            sa.select(kp).where(kp.user_id == context.user_id)
-            .order_by(kp.name)).scalars()]
+            sa.select(kp).where(kp.user_id == owner).order_by(kp.name)).scalars()]
 
 
-def _find(session, context, name):
+def _find(session, owner, name):
     kp = models.KeyPair
-    row = session.execute(sa.select(kp).where(kp.user_id == context.user_id,
+    row = session.execute(sa.select(kp).where(kp.user_id == owner,
                                               kp.name == name)).scalar()
     if row is None:
-        raise KeypairNotFound(kind='Keypair', name=name, user_id=context.user_id)
+        raise KeypairNotFound(kind='Keypair', name=name, user_id=owner)
     return row
 
 
-def show(context, name):
-    _authorize(context, 'show')
+def show(context, name, user_id=None):
+    owner = _authorize(context, 'show', user_id)
     with db_api.transaction() as session:
-        return _describe(_find(session, context, name))
+        return _describe(_find(session, owner, name))
 
 
-def delete(context, name):
-    _authorize(context, 'delete')
+def delete(context, name, user_id=None):
+    owner = _authorize(context, 'delete', user_id)
     with db_api.transaction() as session:
-        session.delete(_find(session, context, name))
+        session.delete(_find(session, owner, name))

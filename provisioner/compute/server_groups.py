@@ -19,21 +19,33 @@ from provisioner.scheduler import filters
 from provisioner import validation
 
 KIND = 'Server group'
-POLICIES = (filters.AFFINITY, filters.ANTI_AFFINITY)
+POLICIES = (filters.AFFINITY, filters.ANTI_AFFINITY, filters.SOFT_AFFINITY,
+            filters.SOFT_ANTI_AFFINITY)
 CREATE = schemas.request('server group create', {
-    'name': schemas.titled(schemas.NAME, 'server group name'),
-    'policy': schemas.titled(schemas.one_of(*POLICIES), 'policy')},
+    'name': schemas.titled(dict(schemas.NAME, maxLength=255), 'server group name'),
+    'policy': schemas.titled(schemas.one_of(*POLICIES), 'policy'),
+    'max_server_per_host': schemas.titled(
+        {'type': ['integer', 'null'], 'minimum': 1,
+         'errorMessage': '{label} must be a whole number of at least 1, not {value}'},
+        'max_server_per_host')},
     required=['name', 'policy'])
 
 
 def _find(session, context, name_or_id):
+    """By id, or by a name no other group of the project has (names repeat)."""
     sg = models.ServerGroup
-    row = session.execute(sa.select(sg).where(
+    rows = session.execute(sa.select(sg).where(
         sg.project_id == context.project_id,
-        sa.or_(sg.id == name_or_id, sg.name == name_or_id))).scalar()
-    if row is None:
+        sa.or_(sg.id == name_or_id, sg.name == name_or_id))).scalars().all()
+    by_id = [r for r in rows if r.id == name_or_id]
+    if by_id:
+        return by_id[0]
+    if len(rows) > 1:
+        raise exception.Conflict(reason='%d server groups are named %s: give its id.'
+                                        % (len(rows), name_or_id))
+    if not rows:
         raise exception.NotFound(kind=KIND, name=name_or_id)
-    return row
+    return rows[0]
 
 
 def _describe(session, row):
@@ -46,11 +58,16 @@ def _describe(session, row):
     return info
 
 
-def create(context, name, group_policy):
+def create(context, name, group_policy, max_server_per_host=None):
+    """A group; ``max_server_per_host`` is anti-affinity's rule (Nova 2.64)."""
     policy.authorize(context, 'server_group:create')
-    validation.check({'name': name, 'policy': group_policy}, CREATE)
+    validation.check({'name': name, 'policy': group_policy,
+                      'max_server_per_host': max_server_per_host}, CREATE)
+    if max_server_per_host is not None and group_policy != filters.ANTI_AFFINITY:
+        raise exception.Invalid(reason='Only anti-affinity policy supports rules.')
     row = models.ServerGroup(id=str(uuid.uuid4()), name=name, policy=group_policy,
-                             project_id=context.project_id)
+                             project_id=context.project_id, user_id=context.user_id,
+                             max_server_per_host=max_server_per_host)
     return common.add_unique(row, KIND)
 
 
@@ -106,7 +123,7 @@ def member_ids(group_ids):
 
 
 def lookup(group_id):
-    """(name, policy) of a group by id."""
+    """(name, policy, max_server_per_host) of a group by id."""
     with db_api.transaction() as session:
         row = session.get(models.ServerGroup, group_id)
-        return row.name, row.policy
+        return row.name, row.policy, row.max_server_per_host

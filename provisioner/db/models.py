@@ -84,6 +84,7 @@ class Flavor(TimestampMixin, Base):
     vcpus: orm.Mapped[int]
     ram_mib: orm.Mapped[int]
     disk_gib: orm.Mapped[int]
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)  # Nova 2.55
 
 
 class Image(TimestampMixin, Base):
@@ -244,6 +245,9 @@ class Host(Base):
     disabled_reason: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     # The host's VXLAN tunnel address its worker reports (null: no L2 agent there).
     underlay_ip: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    # Nova's forced_down (2.11): down, whatever its reports say, until cleared.
+    forced_down: orm.Mapped[bool] = orm.mapped_column(default=False,
+                                                      server_default=sa.false())
 
 
 class Instance(TimestampMixin, Base):
@@ -458,6 +462,8 @@ class Volume(TimestampMixin, Base):
     # Null for a volume of the volume service (it outlives its servers).
     index: orm.Mapped[int | None]
     size_gib: orm.Mapped[int]
+    # The device tag its last attach gave it (Nova 2.49), shown with the attachment.
+    attachment_tag: orm.Mapped[str | None] = orm.mapped_column(sa.String(60))
     status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
     path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
     name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
@@ -516,14 +522,17 @@ class Allocation(TimestampMixin, Base):
 
 
 class ServerGroup(TimestampMixin, Base):
-    """Instances placed together (affinity) or on distinct hosts (anti-affinity)."""
+    """Instances placed together (affinity) or on distinct hosts (anti-affinity),
+    strictly or as far as hosts allow (soft-); names repeat, as Nova's."""
 
     __tablename__ = 'server_groups'
-    __table_args__ = (sa.UniqueConstraint('project_id', 'name'),)
     id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
-    name: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))  # outlives it
-    policy: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    policy: orm.Mapped[str] = orm.mapped_column(sa.String(32))
+    # anti-affinity's rule (Nova 2.64): at most this many members per host.
+    max_server_per_host: orm.Mapped[int | None]
 
 
 class ServerGroupMember(Base):

@@ -8,14 +8,24 @@ from provisioner.db import models
 from provisioner.scheduler import filters
 
 
-def group_hosts(session, group_id, instance_id):
-    """Hosts holding a claim of another member of the server group."""
+def group_hosts(session, group_id, instance_id, at_least=1):
+    """Hosts holding claims of at least ``at_least`` other members of the group."""
     member, alloc = models.ServerGroupMember, models.Allocation
     return frozenset(session.execute(
-        sa.select(models.Host.name).distinct()
+        sa.select(models.Host.name)
         .join(alloc, alloc.host_id == models.Host.id)
         .join(member, member.instance_id == alloc.instance_id)
-        .where(member.group_id == group_id, member.instance_id != instance_id)).scalars())
+        .where(member.group_id == group_id, member.instance_id != instance_id)
+        .group_by(models.Host.name)
+        .having(sa.func.count() >= at_least)).scalars())
+
+
+def full_hosts(session, group, instance_id):
+    """The hosts a member of ``group`` (id, policy, max_server_per_host) may not
+    take under anti-affinity, or that the group's other policies start from."""
+    group_id, policy, per_host = group
+    at_least = (per_host or 1) if policy == filters.ANTI_AFFINITY else 1
+    return group_hosts(session, group_id, instance_id, at_least)
 
 
 def _group_allows(session, group, instance_id, host_name):
@@ -25,20 +35,22 @@ def _group_allows(session, group, instance_id, host_name):
     locking the group row (SQLite: every transaction holds the write lock) makes
     their claims check and take their host one after the other.
     """
-    group_id, policy = group
+    group_id, policy, _per_host = group
     session.execute(sa.select(models.ServerGroup.id)
                     .where(models.ServerGroup.id == group_id).with_for_update())
-    taken = group_hosts(session, group_id, instance_id)
+    taken = full_hosts(session, group, instance_id)
     if policy == filters.ANTI_AFFINITY:
         return host_name not in taken
-    return not taken or taken == {host_name}
+    if policy == filters.AFFINITY:
+        return not taken or taken == {host_name}
+    return True  # the soft policies are the weighers' to follow
 
 
 def claim(instance_id, host_name, vcpus, ram_mib, disk_gib, group=None):
     """Claim on host_name; True if claimed (or already claimed there), False if full.
 
-    ``group`` is (server group id, policy) when the instance belongs to one: the
-    claim then also fails when it would break the group's policy.
+    ``group`` is (server group id, policy, max_server_per_host) when the instance
+    belongs to one: the claim then also fails when it would break the group's policy.
     """
     h = models.Host
     with db_api.transaction() as session:

@@ -21,6 +21,9 @@ FREE_DISK_GIB = H.disk_gib * H.disk_allocation_ratio - H.disk_gib_used
 
 AFFINITY = 'affinity'
 ANTI_AFFINITY = 'anti-affinity'
+# Nova 2.15's: as far as the hosts allow; they order the hosts, filter none out.
+SOFT_AFFINITY = 'soft-affinity'
+SOFT_ANTI_AFFINITY = 'soft-anti-affinity'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,12 +52,15 @@ class RequestSpec:
 
 
 class AliveFilter:
-    """Hosts that reported within [scheduler] host_down_time."""
+    """Hosts that reported within [scheduler] host_down_time and are not forced
+    down (Nova's os-services force-down)."""
 
     name = 'AliveFilter'
 
     def clause(self, spec):
-        return H.updated_at >= spec.alive_since if spec.alive_since else None
+        if not spec.alive_since:
+            return None
+        return sa.and_(H.updated_at >= spec.alive_since, H.forced_down.is_(False))
 
 
 class EnabledFilter:

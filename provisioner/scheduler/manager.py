@@ -24,6 +24,16 @@ def _conditions(active_filters, spec):
                         for c in [f.clause(spec)] if c is not None]
 
 
+def _group_order(spec):
+    """Nova's soft (anti-)affinity weighers: the hosts holding members of the group
+    first (soft-affinity) or last (soft-anti-affinity), before any other weight."""
+    if spec.group_policy not in (filters.SOFT_AFFINITY, filters.SOFT_ANTI_AFFINITY) \
+            or not spec.group_hosts:
+        return []
+    holds = sa.case((H.name.in_(sorted(spec.group_hosts)), 1), else_=0)
+    return [holds.desc() if spec.group_policy == filters.SOFT_AFFINITY else holds]
+
+
 def _order(ranges):
     """Highest weight first: sum of multiplier * (quantity scaled to 0..1); then name."""
     terms = []
@@ -69,5 +79,5 @@ def select_hosts(spec, max_hosts=None):
             raise _no_valid_host(conn, conditions, spec)
         ranges = list(zip(stats[1::2], stats[2::2]))
         rows = conn.execute(sa.select(H.name).where(*where)
-                            .order_by(*_order(ranges)).limit(max_hosts))
+                            .order_by(*_group_order(spec), *_order(ranges)).limit(max_hosts))
         return [row.name for row in rows]

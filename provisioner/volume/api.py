@@ -374,9 +374,10 @@ class VolumeAPI:
                                                  % volume_id)
         return action_id
 
-    def request_attach(self, instance_id, volume_id):
-        """Check and record an attachment (volume attaching, an attach action); the
-        action's id (its flow is built from it by whoever runs it)."""
+    def request_attach(self, instance_id, volume_id, tag=None):
+        """Check and record an attachment (volume attaching, an attach action) with
+        its device ``tag``; the action's id (its flow is built from it by whoever
+        runs it)."""
         with db_api.transaction() as session:
             inst = self._server(session, instance_id, 'volume:attach')
             row = self._get(session, volume_id, 'volume:attach')
@@ -392,7 +393,8 @@ class VolumeAPI:
                            'servers on %s.' % (volume_id, row.host, instance_id,
                                                inst.host, row.host))
             return self._record_action(session, instance_id, volume_id, ATTACH,
-                                       AVAILABLE, ATTACHING, instance_id=instance_id)
+                                       AVAILABLE, ATTACHING, instance_id=instance_id,
+                                       attachment_tag=tag)
 
     def request_detach(self, instance_id, volume_id):
         """Check and record a detachment; the action's id."""

@@ -80,6 +80,7 @@ def _describe(vol, row, root_disk):
     own = vol.index is None  # a volume of the volume service
     return {'id': vol.id, 'project_id': vol.project_id, 'index': vol.index,
             'size_gib': vol.size_gib, 'status': vol.status,
+            'attachment_tag': vol.attachment_tag,
             'created_at': vol.created_at, 'updated_at': vol.updated_at,
             'instance_id': vol.instance_id,
             'instance_name': row.name if row is not None else None,

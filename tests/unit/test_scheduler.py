@@ -155,3 +155,59 @@ def test_unknown_filter_in_config_is_a_clear_error(conf):
         manager.select_hosts(_spec())
     assert 'Unknown filter(s) in [scheduler] enabled_filters: NoSuchFilter' in \
         str(err.value)
+
+
+def test_a_forced_down_host_is_down_and_gets_nothing(admin_context):
+    from provisioner.catalog import hosts
+    fixtures.add_host('h1')
+    hosts.update('h1', forced_down=True)
+    assert hosts.show('h1')['alive'] is False
+    with pytest.raises(exception.NoValidHost) as err:
+        manager.select_hosts(_spec(alive_since=hosts.down_cutoff()))
+    assert 'AliveFilter removed 1' in str(err.value)
+    hosts.update('h1', forced_down=False)
+    assert manager.select_hosts(_spec(alive_since=hosts.down_cutoff())) == ['h1']
+
+
+def _grouped(admin_context, policy, per_host=None, members=()):
+    """A group whose members (name, host) hold claims; (group, its next member)."""
+    from provisioner.compute import server_groups
+    group = server_groups.create(admin_context, 'g', policy, per_host)
+    for name, host in members:
+        instance_id = fixtures.add_instance(admin_context, name=name)
+        with db_api.transaction() as session:
+            session.add(models.ServerGroupMember(instance_id=instance_id,
+                                                 group_id=group['id']))
+        assert claims.claim(instance_id, host, 1, 128, 1)
+    newcomer = fixtures.add_instance(admin_context, name='new')
+    return (group['id'], policy, per_host), newcomer
+
+
+def _group_spec(session, group, instance_id):
+    return _spec(group_name='g', group_policy=group[1],
+                 group_hosts=claims.full_hosts(session, group, instance_id))
+
+
+@pytest.mark.parametrize('policy, first', [('soft-affinity', 'small'),
+                                           ('soft-anti-affinity', 'big')])
+def test_soft_policies_order_the_hosts_and_never_fail_a_claim(admin_context, policy,
+                                                             first):
+    fixtures.add_host('small', memory_mib=1024)
+    fixtures.add_host('big', memory_mib=8192)
+    group, newcomer = _grouped(admin_context, policy, members=[('m1', 'small')])
+    with db_api.transaction() as session:
+        spec = _group_spec(session, group, newcomer)
+    assert manager.select_hosts(spec)[0] == first
+    assert claims.claim(newcomer, 'small', 1, 128, 1, group=group)
+
+
+def test_anti_affinity_max_server_per_host(admin_context):
+    fixtures.add_host('h1')
+    fixtures.add_host('h2', memory_mib=1024)
+    group, newcomer = _grouped(admin_context, 'anti-affinity', 2,
+                               members=[('m1', 'h1'), ('m2', 'h1'), ('m3', 'h2')])
+    with db_api.transaction() as session:
+        spec = _group_spec(session, group, newcomer)
+    assert manager.select_hosts(spec) == ['h2']
+    assert not claims.claim(newcomer, 'h1', 1, 128, 1, group=group)
+    assert claims.claim(newcomer, 'h2', 1, 128, 1, group=group)

@@ -8,12 +8,14 @@ response shapes per microversion). A new endpoint is a handler marked with
 """
 
 from provisioner.api.compute import availability_zones
+from provisioner.api.compute import consoles
 from provisioner.api.compute import flavors
 from provisioner.api.compute import flows
 from provisioner.api.compute import hypervisors
 from provisioner.api.compute import instance_actions
 from provisioner.api.compute import ips
 from provisioner.api.compute import keypairs
+from provisioner.api.compute import migrations
 from provisioner.api.compute import provisioner_ext
 from provisioner.api.compute import quotas
 from provisioner.api.compute import server_actions
@@ -21,6 +23,7 @@ from provisioner.api.compute import server_groups
 from provisioner.api.compute import server_metadata
 from provisioner.api.compute import server_tags
 from provisioner.api.compute import servers
+from provisioner.api.compute import services
 from provisioner.api.compute import versions
 from provisioner.api.compute import volume_attachments
 from provisioner.api import wsgi
@@ -28,6 +31,6 @@ from provisioner.api import wsgi
 SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
                        request_id_header='x-compute-request-id', controllers=(
     versions, servers, server_actions, server_metadata, server_tags, ips, instance_actions,
-    flavors, keypairs, server_groups, quotas, availability_zones, hypervisors,
+    flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
-    volume_attachments))
+    volume_attachments, consoles, migrations))

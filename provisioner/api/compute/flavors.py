@@ -3,10 +3,13 @@
 provisioner's flavors are public, enabled, without ephemeral or swap disk and with
 no extra specs; their ids are uuids unless the creator gave one (Nova's ids are
 strings too). A flavor is found by id only: a name is 404, and the clients then
-list the flavors and match names themselves.
+list the flavors and match names themselves. From 2.55 a flavor has a description,
+given at create or changed with PUT; from 2.7 adding a project's access to a
+(public) flavor is a 409.
 """
 
 from provisioner.api import common
+from provisioner.api.compute import queries
 from provisioner.api.compute.schemas import flavors as schemas
 from provisioner.api.compute.views import flavors as views
 from provisioner.api import validation
@@ -64,6 +67,8 @@ def _min_filter(req, param):
 
 
 def _flavors(req):
+    queries.check(req, ('limit', 'marker', 'is_public', 'minRam', 'minDisk', 'sort_key',
+                        'sort_dir'))
     is_public = _is_public_filter(req)
     min_ram, min_disk = _min_filter(req, 'minRam'), _min_filter(req, 'minDisk')
     sort_key = req.GET.get('sort_key') or 'flavorid'
@@ -100,7 +105,8 @@ def show(req, flavor_id):
 
 
 @wsgi.route('POST', '/v2.1/flavors')
-@validation.schema(schemas.CREATE)
+@validation.schema(schemas.CREATE, '2.1', '2.54')
+@validation.schema(schemas.CREATE_V255, '2.55')
 def create(req, body):
     spec = body['flavor']
     flavor_id = None if spec.get('id') is None else str(spec['id'])
@@ -114,10 +120,21 @@ def create(req, body):
             raise wsgi.HTTPError(409, 'Flavor with ID %s already exists.' % flavor_id)
     try:
         flavor = api.create_flavor(spec['name'], int(spec['vcpus']), int(spec['ram']),
-                                   int(spec['disk']), flavor_id)
+                                   int(spec['disk']), flavor_id,
+                                   spec.get('description'))
     except exception.Conflict:
         raise wsgi.HTTPError(409, 'Flavor with name %s already exists.'
                              % spec['name']) from None
+    return wsgi.json_response({'flavor': views.detail(req, flavor)})
+
+
+@wsgi.route('PUT', '/v2.1/flavors/{flavor_id}')
+@validation.schema(schemas.UPDATE, '2.55')
+def update(req, flavor_id, body):
+    policy.authorize(req.context, 'flavor:create')
+    find(req, flavor_id)
+    flavor = catalog(req).set_flavor_description(flavor_id,
+                                                 body['flavor']['description'])
     return wsgi.json_response({'flavor': views.detail(req, flavor)})
 
 
@@ -156,3 +173,21 @@ def set_extra_specs(req, flavor_id):
 def access_list(req, flavor_id):
     find(req, flavor_id)
     raise wsgi.HTTPError(404, 'Access list not available for public flavors.')
+
+
+@wsgi.route('POST', '/v2.1/flavors/{flavor_id}/action')
+def access_action(req, flavor_id):
+    """addTenantAccess / removeTenantAccess: a public flavor has no access list."""
+    body = validation.validate(req.json_body(), schemas.ACCESS_ACTION)
+    policy.authorize(req.context, 'flavor:create')
+    find(req, flavor_id)
+    (name, argument), = body.items()
+    if name == 'addTenantAccess' and req.api_version >= (2, 7):
+        raise wsgi.HTTPError(409, 'Can not add access to a public flavor.')
+    if name == 'addTenantAccess':
+        # Nova before 2.7 records the project on the public flavor, where it
+        # changes nothing; provisioner records nothing and answers as Nova does.
+        return wsgi.json_response({'flavor_access': [
+            {'flavor_id': flavor_id, 'tenant_id': argument['tenant']}]})
+    raise wsgi.HTTPError(404, 'Flavor access not found for %s / %s combination.'
+                         % (flavor_id, argument['tenant']))

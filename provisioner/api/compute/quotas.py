@@ -1,9 +1,10 @@
-"""Quotas (Nova's os-quota-sets) and limits (/limits), as Nova shows them at 2.1.
+"""Quotas (Nova's os-quota-sets) and limits (/limits), as Nova shows them.
 
 The limits and their usage are provisioner.quota's; views/quotas.py says which of
 Nova's quotas are enforced and shows them in Nova's words.
 """
 
+from provisioner.api.compute import queries
 from provisioner.api.compute.schemas import quotas as schemas
 from provisioner.api.compute.views import quotas as views
 from provisioner.api import validation
@@ -35,20 +36,22 @@ def _usage(req, project_id):
 @wsgi.route('GET', '/v2.1/os-quota-sets/{project_id}')
 def show(req, project_id):
     _authorize(req, 'quota:show', project_id)
-    return wsgi.json_response(views.quota_set(_usage(req, project_id), project_id))
+    return wsgi.json_response(views.quota_set(_usage(req, project_id), project_id,
+                                              hide=views.hidden(req)))
 
 
 @wsgi.route('GET', '/v2.1/os-quota-sets/{project_id}/detail')
 def detail(req, project_id):
     _authorize(req, 'quota:show', project_id)
     return wsgi.json_response(views.quota_set(_usage(req, project_id), project_id,
-                                              detail=True))
+                                              detail=True, hide=views.hidden(req)))
 
 
 @wsgi.route('GET', '/v2.1/os-quota-sets/{project_id}/defaults')
 def defaults(req, project_id):
     # Nova lets anyone read the defaults: they are the same for every project.
-    return wsgi.json_response(views.quota_set(views.defaults(), project_id))
+    return wsgi.json_response(views.quota_set(views.defaults(), project_id,
+                                              hide=views.hidden(req)))
 
 
 def _existing_project(req, project_id, action):
@@ -77,7 +80,9 @@ def _requested_limits(spec):
 
 
 @wsgi.route('PUT', '/v2.1/os-quota-sets/{project_id}')
-@validation.schema(schemas.UPDATE)
+@validation.schema(schemas.UPDATE, '2.1', '2.35')
+@validation.schema(schemas.UPDATE_V236, '2.36', '2.56')
+@validation.schema(schemas.UPDATE_V257, '2.57')
 def update(req, project_id, body):
     spec = body['quota_set']
     project_id = _existing_project(req, project_id, 'quota:set')
@@ -94,7 +99,8 @@ def update(req, project_id, body):
     if wanted:
         counters.set_limits(project_id, **wanted)
     # Nova's answer to an update has no id.
-    return wsgi.json_response(views.quota_set(_usage(req, project_id)))
+    return wsgi.json_response(views.quota_set(_usage(req, project_id),
+                                              hide=views.hidden(req)))
 
 
 @wsgi.route('DELETE', '/v2.1/os-quota-sets/{project_id}')
@@ -106,8 +112,9 @@ def reset(req, project_id):
 
 @wsgi.route('GET', '/v2.1/limits')
 def absolute_limits(req):
+    queries.check(req, ('tenant_id',))
     project_id = req.GET.get('tenant_id') or req.context.project_id
     if project_id != req.context.project_id:
         # Nova: another project's limits are for admins (403 for the rest).
         _authorize(req, 'quota:show', project_id)
-    return wsgi.json_response(views.absolute_limits(_usage(req, project_id)))
+    return wsgi.json_response(views.absolute_limits(req, _usage(req, project_id)))

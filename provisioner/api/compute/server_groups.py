@@ -1,10 +1,14 @@
-"""Server groups (Nova's os-server-groups) at 2.1 - 2.12.
+"""Server groups (Nova's os-server-groups).
 
-A group has exactly one policy, affinity or anti-affinity (the soft ones arrive in
-Nova at 2.15); its members are the ids of its live servers. ``project_id`` and
-``user_id`` join the view only at 2.13, so they are not shown here.
+A group has exactly one policy: affinity or anti-affinity, and from 2.15
+soft-affinity or soft-anti-affinity (the scheduler then prefers, or avoids, the
+hosts of the group's members, and fails no boot for it); from 2.64 anti-affinity
+may allow ``max_server_per_host`` members per host. Its members are the ids of its
+live servers. Names repeat, as in Nova. The shapes per version are
+views/server_groups.py's.
 """
 
+from provisioner.api.compute import queries
 from provisioner.api.compute.schemas import server_groups as schemas
 from provisioner.api.compute.views import server_groups as views
 from provisioner.api import validation
@@ -15,9 +19,10 @@ from provisioner import exception
 from provisioner import policy
 from provisioner.quota import limits
 
-def _views(groups):
+
+def _views(req, groups):
     members = server_groups.member_ids([g['id'] for g in groups])
-    return [views.server_group(g, members[g['id']]) for g in groups]
+    return [views.server_group(req, g, members[g['id']]) for g in groups]
 
 
 def _find(req, group_id):
@@ -50,27 +55,35 @@ def _offset_and_limit(req):
 
 @wsgi.route('GET', '/v2.1/os-server-groups')
 def index(req):
+    queries.check(req, ('all_projects', 'limit', 'offset'))
     # As Nova: all_projects (any value) widens the list for admins only.
     all_projects = ('all_projects' in req.GET
                     and policy.check(req.context, 'instance:list:all_projects'))
     offset, limit = _offset_and_limit(req)
     groups = server_groups.list_all(req.context, all_projects=all_projects)
-    return wsgi.json_response({'server_groups': _views(groups[offset:offset + limit])})
+    return wsgi.json_response({'server_groups': _views(req, groups[offset:offset + limit])})
 
 
 @wsgi.route('GET', '/v2.1/os-server-groups/{group_id}')
 def show(req, group_id):
-    return wsgi.json_response({'server_group': _views([_find(req, group_id)])[0]})
+    return wsgi.json_response({'server_group': _views(req, [_find(req, group_id)])[0]})
 
 
 @wsgi.route('POST', '/v2.1/os-server-groups')
-@validation.schema(schemas.CREATE)
+@validation.schema(schemas.CREATE, '2.1', '2.14')
+@validation.schema(schemas.CREATE_V215, '2.15', '2.63')
+@validation.schema(schemas.CREATE_V264, '2.64')
 def create(req, body):
     spec = body['server_group']
     if len(server_groups.list_all(req.context)) >= limits.SERVER_GROUPS:
         raise wsgi.HTTPError(403, 'Quota exceeded, too many server groups.')
-    group = server_groups.create(req.context, spec['name'], spec['policies'][0])
-    return wsgi.json_response({'server_group': _views([group])[0]})
+    group_policy = spec['policy'] if 'policy' in spec else spec['policies'][0]
+    per_host = spec.get('rules', {}).get('max_server_per_host')
+    if spec.get('rules') and group_policy != 'anti-affinity':
+        raise wsgi.HTTPError(400, 'Only anti-affinity policy supports rules.')
+    group = server_groups.create(req.context, spec['name'], group_policy,
+                                 None if per_host is None else int(per_host))
+    return wsgi.json_response({'server_group': _views(req, [group])[0]})
 
 
 @wsgi.route('DELETE', '/v2.1/os-server-groups/{group_id}')

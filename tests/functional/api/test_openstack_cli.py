@@ -216,6 +216,60 @@ def test_availability_zone_list(openstack):
     assert available, zones
 
 
+def test_flavor_create_with_a_description(openstack):
+    """At the negotiated microversion (>= 2.55) a flavor has a description."""
+    created = openstack.json('flavor', 'create', '--vcpus', 1, '--ram', 64, '--disk', 1,
+                             '--description', 'for the API tests', 'api-described')
+    assert created['description'] == 'for the API tests'
+    assert openstack.json('flavor', 'show', created['id'])['description'] == \
+        'for the API tests'
+    openstack.run('flavor', 'delete', created['id'])
+
+
+def test_server_group_soft_anti_affinity_and_a_repeated_name(openstack):
+    groups = [openstack.json('server', 'group', 'create', '--policy',
+                             'soft-anti-affinity', 'api-soft') for _ in range(2)]
+    try:
+        assert [g['policy'] for g in groups] == ['soft-anti-affinity'] * 2
+        assert groups[0]['id'] != groups[1]['id']  # names repeat, as in Nova
+        listed = [g for g in openstack.json('server', 'group', 'list')
+                  if g['Name'] == 'api-soft']
+        assert len(listed) == 2, listed
+    finally:
+        for group in groups:
+            openstack.run('server', 'group', 'delete', group['id'])
+
+
+def test_hypervisor_list_and_show(openstack):
+    [hypervisor] = openstack.json('hypervisor', 'list')
+    assert hypervisor['State'] == 'up' and hypervisor['Hypervisor Type'] == 'QEMU'
+    shown = openstack.json('hypervisor', 'show', hypervisor['ID'])
+    assert shown['hypervisor_hostname'] == hypervisor['Hypervisor Hostname']
+    assert shown['id'] == hypervisor['ID'] and shown['state'] == 'up'
+    assert 'days' in shown['uptime']  # 2.88's detail (the client keeps 'N days, h:mm')
+
+
+def test_compute_service_list_and_set(openstack):
+    [service] = openstack.json('compute', 'service', 'list')
+    assert (service['Binary'], service['Status'], service['State']) == (
+        'nova-compute', 'enabled', 'up')
+    host = service['Host']
+    try:
+        openstack.run('compute', 'service', 'set', '--disable', '--disable-reason',
+                      'api test', host, 'nova-compute')
+        [service] = openstack.json('compute', 'service', 'list', '--long')
+        assert (service['Status'], service['Disabled Reason']) == ('disabled',
+                                                                   'api test')
+        openstack.run('compute', 'service', 'set', '--down', host, 'nova-compute')
+        [service] = openstack.json('compute', 'service', 'list', '--long')
+        assert (service['State'], service['Forced Down']) == ('down', True)
+    finally:
+        openstack.run('compute', 'service', 'set', '--enable', '--up', host,
+                      'nova-compute')
+    [service] = openstack.json('compute', 'service', 'list')
+    assert (service['Status'], service['State']) == ('enabled', 'up')
+
+
 def test_server_delete_wait_leaves_nothing_behind(api_cloud, openstack, server):
     api_cloud.delete_and_check(server['id'])
     missing = openstack.run('server', 'show', server['id'], check=False)

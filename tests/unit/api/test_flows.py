@@ -14,8 +14,10 @@ application = test_servers.application
 
 
 def actions_of(application, cloud, server_id):
+    # 2.21: a deleted server's actions are shown too.
     response = call(application, 'GET', '/compute/v2.1/servers/%s/os-instance-actions'
-                    % server_id, token=cloud['token'])
+                    % server_id, token=cloud['token'],
+                    headers={'OpenStack-API-Version': 'compute 2.51'})
     assert response.status_int == 200, response.text
     return {a['action']: a['request_id'] for a in response.json['instanceActions']}
 

@@ -305,11 +305,15 @@ def test_a_deleted_servers_actions_stay_readable(application, cloud):
     server_id = boot(application, cloud)
     path = '/compute/v2.1/servers/%s' % server_id
     assert call(application, 'DELETE', path, token=cloud['token']).status_int == 204
-    listed = call(application, 'GET', path + '/os-instance-actions', token=cloud['token'])
+    since = {'OpenStack-API-Version': 'compute 2.21'}  # Nova's: 404 before 2.21
+    assert call(application, 'GET', path + '/os-instance-actions',
+                token=cloud['token']).status_int == 404
+    listed = call(application, 'GET', path + '/os-instance-actions', token=cloud['token'],
+                  headers=since)
     assert [a['action'] for a in listed.json['instanceActions']] == ['delete', 'create']
     delete = call(application, 'GET', path + '/os-instance-actions/%s'
                   % listed.json['instanceActions'][0]['request_id'],
-                  token=cloud['token']).json['instanceAction']
+                  token=cloud['token'], headers=since).json['instanceAction']
     assert 'mark-deleted' in [e['event'] for e in delete['events']]
 
 

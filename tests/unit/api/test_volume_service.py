@@ -420,3 +420,46 @@ def test_image_metadata_actions(application, vcloud):
         'metadata': {'k': 1}}}, vcloud['token'])
     assert bad.status_int == 400
     assert volumes.source(volume['id'])['image_id'] == image_id  # its source stays
+
+
+def test_attachment_microversions(application, vcloud):
+    """2.49 tag, 2.70 tag shown, 2.79 delete_on_termination, 2.85 PUT, 2.89 ids."""
+    server_id = boot(vcloud)
+    volume = create(application, vcloud, size=1)
+
+    def mv(version):
+        return {'OpenStack-API-Version': 'compute %s' % version}
+
+    def post(version, **spec):
+        return call(application, 'POST', attachments_path(server_id),
+                    {'volumeAttachment': dict(spec, volumeId=volume['id'])},
+                    vcloud['token'], headers=mv(version))
+    assert post('2.48', tag='data').status_int == 400
+    assert post('2.78', tag='data', delete_on_termination=False).status_int == 400
+    assert post('2.79', delete_on_termination=True).status_int == 400
+    created = post('2.79', tag='data', delete_on_termination=False)
+    assert created.status_int == 200, created.text
+    assert created.json['volumeAttachment'] == {
+        'id': volume['id'], 'volumeId': volume['id'], 'serverId': server_id,
+        'device': None, 'tag': 'data', 'delete_on_termination': False}
+
+    def shown(version):
+        return call(application, 'GET', attachments_path(server_id, volume['id']),
+                    token=vcloud['token'], headers=mv(version)).json['volumeAttachment']
+    assert 'tag' not in shown('2.69')
+    assert shown('2.70')['tag'] == 'data' and 'delete_on_termination' not in shown(
+        '2.78')
+    assert shown('2.79')['delete_on_termination'] is False
+    at_289 = shown('2.89')
+    assert 'id' not in at_289 and at_289['attachment_id'] == volume['id']
+    assert at_289['bdm_uuid'] == shown('2.89')['bdm_uuid']
+
+    def put(version, **spec):
+        return call(application, 'PUT', attachments_path(server_id, volume['id']),
+                    {'volumeAttachment': dict({'volumeId': volume['id']}, **spec)},
+                    vcloud['token'], headers=mv(version))
+    assert put('2.84', delete_on_termination=False).status_int == 404
+    assert put('2.85', delete_on_termination=False).status_int == 202
+    assert put('2.85', delete_on_termination=True).status_int == 400
+    assert put('2.85', volumeId=server_id).status_int == 400
+    assert put('2.85', tag='other').status_int == 400

@@ -190,7 +190,7 @@ def test_racing_anti_affinity_claims_take_distinct_hosts(admin_context):
     def race(instance_id, host):
         barrier.wait()
         if claims.claim(instance_id, host, 1, 64, 1, group=(group['id'],
-                                                            'anti-affinity')):
+                                                            'anti-affinity', None)):
             won.append(host)
 
     threads = [threading.Thread(target=race, args=(i, 'x%d' % (n % 2 + 1)))

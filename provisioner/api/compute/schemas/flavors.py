@@ -1,8 +1,11 @@
-"""JSON schemas of the flavor requests: Nova's flavor-manage create (2.1 - 2.54).
+"""JSON schemas of the flavor requests: Nova's flavor-manage create (2.1 - 2.54, and
+2.55's ``description``) and 2.55's update of the description.
 
 provisioner's flavors are public, without ephemeral or swap disk and unscaled
 bandwidth: the fields that say otherwise are refused by the schema, saying why.
 """
+
+import copy
 
 from provisioner.api.compute.schemas import parameter_types
 
@@ -58,3 +61,33 @@ CREATE = {
     'required': ['flavor'],
     'additionalProperties': False,
 }
+
+# Nova's printable text: no control, format or separator character but the space.
+_DESCRIPTION = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 65535,
+                'pattern': '^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$'}
+
+CREATE_V255 = copy.deepcopy(CREATE)
+CREATE_V255['properties']['flavor']['properties']['description'] = _DESCRIPTION
+
+UPDATE = {
+    'type': 'object',
+    'properties': {
+        'flavor': {
+            'type': 'object',
+            'properties': {'description': _DESCRIPTION},
+            'required': ['description'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['flavor'],
+    'additionalProperties': False,
+}
+
+# POST /flavors/{id}/action: Nova's flavor access actions, each naming a project.
+_TENANT = {'type': 'object', 'properties': {'tenant': {
+    'type': 'string', 'minLength': 1, 'maxLength': 255}},
+    'required': ['tenant'], 'additionalProperties': False}
+ACCESS_ACTION = {'type': 'object',
+                 'properties': {'addTenantAccess': _TENANT,
+                                'removeTenantAccess': _TENANT},
+                 'minProperties': 1, 'maxProperties': 1, 'additionalProperties': False}

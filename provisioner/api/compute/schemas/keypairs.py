@@ -23,3 +23,7 @@ CREATE = {
 CREATE_V22 = copy.deepcopy(CREATE)
 CREATE_V22['properties']['keypair']['properties']['type'] = {
     'type': 'string', 'enum': list(keypairs.TYPES)}
+
+# 2.10: an admin creates a key pair for another user.
+CREATE_V210 = copy.deepcopy(CREATE_V22)
+CREATE_V210['properties']['keypair']['properties']['user_id'] = {'type': 'string'}

@@ -29,3 +29,14 @@ FQDN = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$', 'minLength': 1,
 TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
                  'uniqueItems': True, 'items': {'type': 'string', 'minLength': 1}}
 VOLUME_TYPE = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255}
+# Nova's positive_integer: at least 1, an integer or its digits.
+POSITIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,
+                    'minLength': 1}
+# Nova's non_negative_integer.
+NON_NEGATIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
+                        'minimum': 0, 'minLength': 1}
+
+
+def true(value):
+    """Whether a BOOLEAN value that passed its schema says true."""
+    return value in _TRUE

@@ -1,4 +1,8 @@
-"""JSON schema of the quota set update (Nova's os-quota-sets at 2.1 - 2.35)."""
+"""JSON schemas of the quota set update (Nova's os-quota-sets): 2.36 refuses the
+network quotas, 2.57 the file injection ones too."""
+
+import copy
+
 
 from provisioner.api.compute.schemas import parameter_types
 from provisioner.api.compute.views import quotas as views
@@ -20,3 +24,14 @@ UPDATE = {
     'required': ['quota_set'],
     'additionalProperties': False,
 }
+
+
+def _without(schema, names):
+    found = copy.deepcopy(schema)
+    for name in names:
+        found['properties']['quota_set']['properties'].pop(name, None)
+    return found
+
+
+UPDATE_V236 = _without(UPDATE, views.HIDDEN_V236 + ('networks',))
+UPDATE_V257 = _without(UPDATE_V236, views.HIDDEN_V257)

@@ -1,17 +1,25 @@
-"""Nova's flavor view at 2.1 - 2.54 (swap is "" when there is none, until 2.75)."""
+"""Nova's flavor views: 2.55 adds ``description`` (the list too), 2.61
+``extra_specs`` (provisioner's flavors have none: {}), 2.75 shows no swap as 0
+instead of ""."""
 
 from provisioner.api import urls
 
 
 def basic(req, flavor):
-    return {'id': flavor['id'], 'name': flavor['name'],
+    view = {'id': flavor['id'], 'name': flavor['name'],
             'links': urls.links(req, 'v2.1', 'flavors', flavor['id'])}
+    if req.api_version >= (2, 55):
+        view['description'] = flavor.get('description')
+    return view
 
 
 def detail(req, flavor):
     view = basic(req, flavor)
     view.update({'ram': flavor['ram_mib'], 'disk': flavor['disk_gib'],
-                 'vcpus': flavor['vcpus'], 'OS-FLV-EXT-DATA:ephemeral': 0, 'swap': '',
+                 'vcpus': flavor['vcpus'], 'OS-FLV-EXT-DATA:ephemeral': 0,
+                 'swap': 0 if req.api_version >= (2, 75) else '',
                  'rxtx_factor': 1.0, 'OS-FLV-DISABLED:disabled': False,
                  'os-flavor-access:is_public': True})
+    if req.api_version >= (2, 61):
+        view['extra_specs'] = {}
     return view

@@ -1,4 +1,7 @@
-"""Nova's quota set and limits bodies at 2.1, from provisioner's quotas.
+"""Nova's quota set and limits bodies, from provisioner's quotas.
+
+From 2.36 the network quotas (and their limits) are gone from both, from 2.39
+maxImageMeta from the limits, from 2.57 the file injection quotas and limits.
 
 provisioner enforces three of Nova's quotas per project (provisioner.quota):
 ``instances``, ``cores`` (vCPUs) and ``ram`` (MiB). The rest are shown with
@@ -37,9 +40,22 @@ def defaults():
     return {name: {'limit': value} for name, value in values.items()}
 
 
-def quota_set(usage, project_id=None, detail=False):
+# The quotas Nova no longer shows from 2.36, and from 2.57.
+HIDDEN_V236 = ('fixed_ips', 'floating_ips', 'security_group_rules', 'security_groups')
+HIDDEN_V257 = HIDDEN_V236 + ('injected_files', 'injected_file_content_bytes',
+                             'injected_file_path_bytes')
+
+
+def hidden(req):
+    """The quotas req's version does not show."""
+    if req.api_version >= (2, 57):
+        return HIDDEN_V257
+    return HIDDEN_V236 if req.api_version >= (2, 36) else ()
+
+
+def quota_set(usage, project_id=None, detail=False, hide=()):
     body = {name: (dict(value, reserved=0) if detail else value['limit'])
-            for name, value in sorted(usage.items())}
+            for name, value in sorted(usage.items()) if name not in hide}
     if project_id is not None:
         body['id'] = project_id
     return {'quota_set': body}
@@ -61,8 +77,12 @@ _USED_NAMES = (('totalRAMUsed', 'ram'), ('totalCoresUsed', 'cores'),
                ('totalServerGroupsUsed', 'server_groups'))
 
 
-def absolute_limits(usage):
-    """Nova's /limits body."""
-    absolute = {name: usage[quota]['limit'] for name, quota in _LIMIT_NAMES}
-    absolute.update({name: usage[quota]['in_use'] for name, quota in _USED_NAMES})
+def absolute_limits(req, usage):
+    """Nova's /limits body at req's version."""
+    hide = hidden(req)
+    absolute = {name: usage[quota]['limit'] for name, quota in _LIMIT_NAMES
+                if quota not in hide
+                and not (name == 'maxImageMeta' and req.api_version >= (2, 39))}
+    absolute.update({name: usage[quota]['in_use'] for name, quota in _USED_NAMES
+                     if quota not in hide})
     return {'limits': {'rate': [], 'absolute': absolute}}

@@ -5,7 +5,7 @@ A snapshot's bytes are a full copy of its volume's file on the volume's ``host``
 or blank). A volume records the snapshot or volume it was made from.
 
 Revision ID: 0020
-Revises: 0018
+Revises: 0019
 """
 
 from alembic import op
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 
 revision = '0020'
-down_revision = '0018'
+down_revision = '0019'
 
 
 def upgrade():
