@@ -10,7 +10,7 @@ import textwrap
 
 # What provisioner-api serves (provisioner/api/compute/versions.py MAX_VERSION,
 # provisioner/api/volume.py VERSION); tempest skips tests needing more.
-COMPUTE_MICROVERSIONS = ('2.1', '2.5')
+COMPUTE_MICROVERSIONS = ('2.1', '2.90')
 VOLUME_MICROVERSIONS = ('3.0', '3.0')
 # provisioner/api/network/views.py EXTENSIONS, and standard-attr-description:
 # networks, subnets and ports keep a description, although GET /v2.0/extensions does

@@ -27,7 +27,8 @@ FQDN = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$', 'minLength': 1,
         'maxLength': 255}
 # At most 50 certificate ids (2.63); null unsets them.
 TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
-                 'uniqueItems': True, 'items': {'type': 'string', 'minLength': 1}}
+                 'uniqueItems': True, 'items': {'type': 'string', 'minLength': 1,
+                                                'maxLength': 255}}
 VOLUME_TYPE = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255}
 # Nova's positive_integer: at least 1, an integer or its digits.
 POSITIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,

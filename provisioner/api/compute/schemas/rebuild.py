@@ -13,15 +13,6 @@ from provisioner.api.compute.schemas import servers
 
 _unsupported = servers._unsupported
 
-# Nova's description: printable characters (no control characters), 0-255, or null.
-_DESCRIPTION = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255,
-                'pattern': '^[^\x00-\x1f\x7f]*$'}
-_FQDN = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$', 'minLength': 1,
-         'maxLength': 255}
-_TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
-                  'uniqueItems': True, 'items': {'type': 'string', 'minLength': 1,
-                                                 'maxLength': 255}}
-
 REBUILD = {
     'type': 'object',
     'properties': {
@@ -47,12 +38,12 @@ def _adding(schema, **properties):
     return new
 
 
-REBUILD_V219 = _adding(REBUILD, description=_DESCRIPTION)
+REBUILD_V219 = _adding(REBUILD, description=parameter_types.DESCRIPTION)
 REBUILD_V254 = _adding(REBUILD_V219, key_name={
     'type': ['string', 'null'], 'minLength': 1, 'maxLength': 255})
 REBUILD_V257 = _adding(REBUILD_V254, user_data={
     'type': ['string', 'null'], 'format': 'base64', 'maxLength': 65535,
     'errorMessage': {'format': 'User data needs to be valid base 64.'}})
 del REBUILD_V257['properties']['personality']
-REBUILD_V263 = _adding(REBUILD_V257, trusted_image_certificates=_TRUSTED_CERTS)
-REBUILD_V290 = _adding(REBUILD_V263, hostname=_FQDN)
+REBUILD_V263 = _adding(REBUILD_V257, trusted_image_certificates=parameter_types.TRUSTED_CERTS)
+REBUILD_V290 = _adding(REBUILD_V263, hostname=parameter_types.FQDN)
