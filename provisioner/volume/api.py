@@ -93,8 +93,12 @@ def _checked(fields, schema, size_key=None):
     return fields
 
 
-class VolumeAPI:
+class VolumeAPI(rules.Described):
     """What a user may do with the volume service's volumes (policy checked here)."""
+
+    update_schema = UPDATE
+    update_action = 'volume:update'
+    metadata_action = 'volume:update_metadata'
 
     def __init__(self, context):
         self.context = context
@@ -158,46 +162,6 @@ class VolumeAPI:
         return {'size_gib': size, 'status': AVAILABLE, 'image_id': image and image.id,
                 'bootable': image is not None,
                 'image_metadata': image_metadata_of(image) if image else None}
-
-    def update(self, volume_id, **fields):
-        """Set name and/or description; metadata given replaces the volume's."""
-        validation.check(fields, UPDATE)
-        with db_api.transaction() as session:
-            row = self._get(session, volume_id, 'volume:update')
-            for key in ('name', 'description'):
-                if key in fields:
-                    setattr(row, key, fields[key])
-            if fields.get('metadata') is not None:
-                row.properties = dict(fields['metadata']) or None
-            row.updated_at = models.utcnow()
-
-    # -- metadata and flags (Cinder's volume metadata, os-set_bootable,
-    # os-update_readonly_flag) ---------------------------------------------------
-
-    def metadata(self, volume_id):
-        with db_api.transaction() as session:
-            return dict(self._get(session, volume_id, 'instance:show').properties or {})
-
-    def set_metadata(self, volume_id, metadata, replace=False):
-        """Add or change the pairs of ``metadata`` (all of it, with ``replace``);
-        the volume's metadata after."""
-        validation.check({'metadata': metadata}, METADATA_SET, none_is_absent=False)
-        with db_api.transaction() as session:
-            row = self._get(session, volume_id, 'volume:update_metadata')
-            found = {} if replace else dict(row.properties or {})
-            found.update(metadata)
-            validation.check({'metadata': found}, METADATA_SET)  # not too many pairs
-            row.properties, row.updated_at = found or None, models.utcnow()
-            return found
-
-    def delete_metadata(self, volume_id, key):
-        with db_api.transaction() as session:
-            row = self._get(session, volume_id, 'volume:update_metadata')
-            found = dict(row.properties or {})
-            if key not in found:
-                raise exception.NotFound(kind='Metadata item', name=key)
-            del found[key]
-            row.properties, row.updated_at = found or None, models.utcnow()
 
     def image_metadata(self, volume_id):
         """Cinder's os-show_image_metadata: the volume's image metadata."""

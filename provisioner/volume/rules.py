@@ -1,10 +1,13 @@
 """What the volume service's modules share: statuses, Cinder's metadata schema,
-the image metadata a volume keeps, and a volume looked up for a user."""
+the image metadata a volume keeps, a volume looked up for a user, and the update
+and metadata calls of volumes and snapshots."""
 
+from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
 from provisioner import policy
 from provisioner import schemas
+from provisioner import validation
 
 AVAILABLE = 'available'
 IN_USE = 'in-use'
@@ -41,3 +44,50 @@ def get_volume(context, session, volume_id, action):
         raise exception.NotFound(kind='Volume', name=volume_id)
     policy.authorize_owned(context, action, row.project_id, 'Volume', volume_id)
     return row
+
+
+class Described:
+    """Cinder's update and metadata calls of a row with a name, a description and
+    metadata (``properties``): a volume's and a snapshot's are the same. A subclass
+    gives ``_get(session, id, action)``, its update schema and policy actions."""
+
+    update_schema = None
+    update_action = None
+    metadata_action = None
+
+    def update(self, row_id, **fields):
+        """Set name and/or description; metadata given replaces the row's."""
+        validation.check(fields, self.update_schema)
+        with db_api.transaction() as session:
+            row = self._get(session, row_id, self.update_action)
+            for key in ('name', 'description'):
+                if key in fields:
+                    setattr(row, key, fields[key])
+            if fields.get('metadata') is not None:
+                row.properties = dict(fields['metadata']) or None
+            row.updated_at = models.utcnow()
+
+    def metadata(self, row_id):
+        with db_api.transaction() as session:
+            return dict(self._get(session, row_id, 'instance:show').properties or {})
+
+    def set_metadata(self, row_id, metadata, replace=False):
+        """Add or change the pairs of ``metadata`` (all of it, with ``replace``);
+        the metadata after."""
+        validation.check({'metadata': metadata}, METADATA_SET, none_is_absent=False)
+        with db_api.transaction() as session:
+            row = self._get(session, row_id, self.metadata_action)
+            found = {} if replace else dict(row.properties or {})
+            found.update(metadata)
+            validation.check({'metadata': found}, METADATA_SET)  # not too many pairs
+            row.properties, row.updated_at = found or None, models.utcnow()
+            return found
+
+    def delete_metadata(self, row_id, key):
+        with db_api.transaction() as session:
+            row = self._get(session, row_id, self.metadata_action)
+            found = dict(row.properties or {})
+            if key not in found:
+                raise exception.NotFound(kind='Metadata item', name=key)
+            del found[key]
+            row.properties, row.updated_at = found or None, models.utcnow()

@@ -83,8 +83,11 @@ def _volume_host(session, vol):
     return inst and inst.host
 
 
-class SnapshotAPI:
+class SnapshotAPI(rules.Described):
     """What a user may do with snapshots (policy checked here)."""
+
+    update_schema = UPDATE
+    update_action = metadata_action = 'volume:update_snapshot'
 
     def __init__(self, context):
         self.context = context
@@ -125,43 +128,6 @@ class SnapshotAPI:
                 host=host, image_id=vol.image_id, properties=metadata or None,
                 updated_at=models.utcnow()))
         return snapshot_id, host is not None
-
-    def update(self, snapshot_id, **fields):
-        validation.check(fields, UPDATE)
-        with db_api.transaction() as session:
-            row = self._get(session, snapshot_id, 'volume:update_snapshot')
-            for key in ('name', 'description'):
-                if key in fields:
-                    setattr(row, key, fields[key])
-            if fields.get('metadata') is not None:
-                row.properties = dict(fields['metadata']) or None
-            row.updated_at = models.utcnow()
-
-    def metadata(self, snapshot_id):
-        with db_api.transaction() as session:
-            return dict(self._get(session, snapshot_id, 'instance:show').properties
-                        or {})
-
-    def set_metadata(self, snapshot_id, metadata, replace=False):
-        """Add or change pairs (all of them with ``replace``); the metadata after."""
-        validation.check({'metadata': metadata}, rules.METADATA_SET,
-                         none_is_absent=False)
-        with db_api.transaction() as session:
-            row = self._get(session, snapshot_id, 'volume:update_snapshot')
-            found = {} if replace else dict(row.properties or {})
-            found.update(metadata)
-            validation.check({'metadata': found}, rules.METADATA_SET)
-            row.properties, row.updated_at = found or None, models.utcnow()
-            return found
-
-    def delete_metadata(self, snapshot_id, key):
-        with db_api.transaction() as session:
-            row = self._get(session, snapshot_id, 'volume:update_snapshot')
-            found = dict(row.properties or {})
-            if key not in found:
-                raise exception.NotFound(kind='Metadata item', name=key)
-            del found[key]
-            row.properties, row.updated_at = found or None, models.utcnow()
 
     def request_delete(self, snapshot_id):
         """Forget a snapshot of no bytes at once; mark one with bytes ``deleting``
