@@ -8,8 +8,6 @@ which whoever runs the flow builds and persists it (provisioner.engine.runner):
 the caller all-in-one, else the deployment's dispatcher (provisioner.deployment).
 """
 
-import ipaddress
-import os
 import uuid
 
 import sqlalchemy as sa
@@ -26,6 +24,7 @@ from provisioner.compute import power
 from provisioner.compute import rebuild
 from provisioner.quota import counters
 from provisioner.compute import server_groups
+from provisioner.compute import server_changes
 from provisioner.compute import server_metadata
 from provisioner.compute import server_tags
 from provisioner.compute import states
@@ -44,25 +43,7 @@ from provisioner import validation
 from taskflow import states as tf_states
 
 _PAST = {'resume': 'resumed', 'rollback': 'rolled back'}
-# What a create or update may set besides the name (compute 2.19, 2.63, 2.90), by
-# the instance's column.
-_SERVER_FIELDS = {'description': 'description', 'hostname': 'hostname',
-                  'trusted_image_certificates': 'trusted_certs'}
-
-
-def _set_access_ips(row, access_ips):
-    """Nova's accessIPv4/accessIPv6 ({'v4', 'v6'}, each optional; '' or None
-    clears one), kept in their compressed form as Nova's (IPv6 '0:0::1' is '::1')."""
-    for version, value in (access_ips or {}).items():
-        try:
-            address = str(ipaddress.ip_address(value)) if value else None
-        except ValueError:
-            raise exception.Invalid(reason='access%s %r is not an IP%s address'
-                                           % (version.upper(), value, version)) from None
-        setattr(row, 'access_ip_' + version, address)
-
-
-class ComputeAPI:
+class ComputeAPI(server_changes.ServerChanges):
     """Instance operations on behalf of one authenticated RequestContext, in one
     deployment (provisioner.deployment.Deployment: its runner runs the flows of the
     all-in-one CLI's requests in the caller; all-in-one its hypervisor is this
@@ -175,112 +156,6 @@ class ComputeAPI:
         # What a failed cleanup left on a host, until an audit --fix removes it.
         info['leftovers'] = leftovers.list_open(instance_id=instance_id)
         return info
-
-    def _local_console_log(self, instance_id):
-        """Where this host keeps the instance's console log (all-in-one), else None."""
-        hypervisor = self.deployment.hypervisor
-        return hypervisor.console_log_path(instance_id) if hypervisor else None
-
-    def console(self, name_or_id):
-        """The console log's path on the instance's host."""
-        instance_id = self._instance_id(name_or_id, 'instance:console')
-        _host, reported = self._console_host(instance_id)
-        local = self._local_console_log(instance_id)
-        path = reported or local
-        # Another host's file cannot be checked from here.
-        if path is None or (local and not os.path.exists(path)):
-            raise exception.NotFound(kind='Console log of instance', name=name_or_id)
-        return path
-
-    def _console_host(self, instance_id):
-        """(the instance's host, if chosen; the console log path it reported, if
-        any)."""
-        with db_api.transaction() as session:
-            row = instances.get_row(session, instance_id)
-            return row.host, (row.request_spec or {}).get('console_log')
-
-    def console_output(self, name_or_id, length=None):
-        """The serial console's text, the last ``length`` lines if given.
-
-        It is what the guest printed: data, never markup (undecodable bytes become
-        U+FFFD). An instance that has not printed anything yet has an empty log.
-        """
-        instance_id = self._instance_id(name_or_id, 'instance:console')
-        host, _ = self._console_host(instance_id)
-        if host is None and self.deployment.distributed:
-            text = ''  # no host chosen yet: nothing printed anywhere
-        else:  # as Nova: the instance's host reads its own file
-            text = self.deployment.hosts.console_output(host, instance_id)
-        if length is not None:
-            lines = text.splitlines(keepends=True)
-            text = ''.join(lines[-length:]) if length > 0 else ''
-        return text
-
-    # -- actions (the steps each request ran) ---------------------------------------
-
-    # A deleted instance's actions stay readable by its id, as Nova's do: a client
-    # that watched a delete can still read how it went.
-
-    def actions(self, name_or_id):
-        return actions.list_for(self._instance_id(name_or_id, 'instance:actions',
-                                                  deleted=True))
-
-    def action(self, name_or_id, request_id):
-        return actions.show(self._instance_id(name_or_id, 'instance:actions',
-                                              deleted=True), request_id)
-
-    def rename(self, name_or_id, new_name):
-        return self.update(name_or_id, name=new_name)
-
-    def update(self, name_or_id, name=None, access_ips=None, fields=None):
-        """Rename and/or set the access addresses ({'v4', 'v6'}: None clears one)
-        and ``fields`` (description, hostname: None clears one); the instance id."""
-        if name is not None:
-            validation.check({'name': name}, schemas.RENAME)
-        with db_api.transaction() as session:
-            row = self._find(session, name_or_id, 'instance:update')
-            if name is not None:
-                row.name = name
-            _set_access_ips(row, access_ips)
-            for field, value in (fields or {}).items():
-                setattr(row, _SERVER_FIELDS[field], value)
-            return row.id
-
-    def change_tags(self, name_or_id, method, change):
-        """``change(session, instance_id)`` of the server's tags, once it may
-        (server_tags.check_state; ``method`` names the change); its result."""
-        with db_api.transaction() as session:
-            row = self._find(session, name_or_id, 'instance:update')
-            if method:
-                server_tags.check_state(row, method)
-            return change(session, row.id)
-
-    # -- metadata and lock -------------------------------------------------------------
-
-    def update_metadata(self, name_or_id, items, replace=False):
-        """Merge ``items`` into the instance's metadata (or replace it with them);
-        the metadata it then has."""
-        with db_api.transaction() as session:
-            row = self._find(session, name_or_id, 'instance:update')
-            locks.check_unlocked(self.context, row)
-            row.properties = server_metadata.updated(row.properties, items, replace)
-            return dict(row.properties)
-
-    def delete_metadata_item(self, name_or_id, key):
-        with db_api.transaction() as session:
-            row = self._find(session, name_or_id, 'instance:update')
-            locks.check_unlocked(self.context, row)
-            row.properties = server_metadata.without(row.properties, key)
-
-    def lock(self, name_or_id, reason=None):
-        with db_api.transaction() as session:
-            locks.lock(self.context, self._find(session, name_or_id, 'instance:lock'),
-                       reason)
-
-    def unlock(self, name_or_id):
-        with db_api.transaction() as session:
-            locks.unlock(self.context, self._find(session, name_or_id,
-                                                  'instance:unlock'))
 
     # -- boot ------------------------------------------------------------------
 
@@ -424,7 +299,7 @@ class ComputeAPI:
                     existing=existing, boot_volume=boot_volume))
                 row = session.get(models.Instance, ids[-1])
                 for field, value in (fields or {}).items():
-                    setattr(row, _SERVER_FIELDS[field], value)
+                    setattr(row, server_changes.SERVER_FIELDS[field], value)
                 server_tags.replace(session, row.id, tags or ())
         return reservation_id, ids
 
@@ -442,7 +317,7 @@ class ComputeAPI:
             key_name=key.name if key else None, key_data=key.public_key if key else None,
             vm_state=states.BUILDING, task_state=None, power_state=states.NOSTATE,
             flow_uuid=flow_uuid)
-        _set_access_ips(instance, access_ips)
+        server_changes.set_access_ips(instance, access_ips)
         session.add(instance)
         group_id = self._record_scheduling(session, instance_id, flavor_row,
                                            request_spec['volume_sizes'], server_group)
