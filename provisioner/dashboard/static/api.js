@@ -18,6 +18,9 @@ export const session = {
 };
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// The compute microversion the pages are written for: from 2.21 a deleted server's
+// actions (and so its delete's flow) stay readable.
+const COMPUTE_VERSION = 'compute 2.21';
 const listeners = {unauthorized: [], down: []};
 
 export function on(event, handler) { listeners[event].push(handler); }
@@ -62,6 +65,7 @@ function downMessage() {
 export async function request(method, path, options) {
   options = options || {};
   const headers = Object.assign({'Accept': 'application/json'}, options.headers || {});
+  if (path.startsWith('/compute/')) headers['OpenStack-API-Version'] = COMPUTE_VERSION;
   const init = {method, headers, credentials: 'same-origin', cache: 'no-store'};
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
