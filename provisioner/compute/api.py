@@ -36,6 +36,7 @@ from provisioner import leftovers
 from provisioner import naming
 from provisioner.network import ipam
 from provisioner.network import requests as network_requests
+from provisioner.network import security_groups as network_security_groups
 from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
@@ -228,7 +229,7 @@ class ComputeAPI(server_changes.ServerChanges):
                          user_data=None, *, availability_zone=None, server_group=None,
                          properties=None, key_name=None, boot_volume=None,
                          access_ips=None, count=1, fields=None, tags=(),
-                         device_tags=None, requested_host=None):
+                         device_tags=None, requested_host=None, security_groups=None):
         """Validate and record ``count`` boot requests alike, each with its
         not-yet-started flow; (their reservation id, their instance ids).
 
@@ -242,7 +243,8 @@ class ComputeAPI(server_changes.ServerChanges):
         ``access_ips``: Nova's accessIPv4/accessIPv6 ({'v4', 'v6'}); ``fields``:
         description, hostname, trusted_image_certificates; ``tags``: the servers'
         tags; ``device_tags``: {'nics': [tag or None], 'volumes': [...]} as asked;
-        ``requested_host``: the host to boot on (checked to exist).
+        ``requested_host``: the host to boot on (checked to exist);
+        ``security_groups``: the groups (names or ids) the new ports carry.
         """
         policy.authorize(self.context, 'instance:boot')
         if count < 1 or (count > 1 and boot_volume is not None):
@@ -259,6 +261,8 @@ class ComputeAPI(server_changes.ServerChanges):
             'volume_sizes': volume_sizes, 'user_data': user_data,
             'availability_zone': availability_zone, 'server_group': server_group,
             'properties': properties, 'key_name': key_name}, schemas.BOOT)
+        if security_groups and 'default' in security_groups:
+            network_security_groups.ensure_default(self.context.project_id)
         driver = self.deployment.hypervisor
         if driver is not None:
             # References are checked before anything is written, even the host's
@@ -279,6 +283,11 @@ class ComputeAPI(server_changes.ServerChanges):
             self._validate_placement(session, flavor_row, image_row, availability_zone,
                                      volume_backed=boot_volume is not None)
             key = self._key_pair(session, key_name)
+            if security_groups:
+                group_ids = network_security_groups.ids_for_boot(
+                    session, self.context, security_groups)
+                nics = [nic if nic.get('port_id') else dict(nic, security_groups=group_ids)
+                        for nic in nics]
             if requested_host is not None and not session.execute(sa.select(
                     models.Host.id).where(models.Host.name == requested_host)).first():
                 raise exception.NotFound(kind='Compute host', name=requested_host)

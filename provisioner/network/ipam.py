@@ -142,8 +142,9 @@ def _allocate_one(instance_id, project_id, nic, default_group=None):
                                    boot_made=True)
                 session.add(port)
                 session.flush()
-                if default_group:
-                    security_groups.set_port_groups(session, port.id, [default_group])
+                groups = nic.get('security_groups') or (
+                    [default_group] if default_group else [])
+                security_groups.set_port_groups(session, port.id, groups)
                 return _port_dict(port, net)
         except sa_exc.IntegrityError:
             continue  # another boot took that IP first: pick again
@@ -152,11 +153,13 @@ def _allocate_one(instance_id, project_id, nic, default_group=None):
 
 
 def allocate_ports(instance_id, nics, project_id=None):
-    """One port per NIC: {'network_id', 'fixed_ip'?} or {'port_id'} (a network id
-    alone may be given as a string)."""
+    """One port per NIC: {'network_id', 'fixed_ip'?, 'security_groups'?} or
+    {'port_id'} (a network id alone may be given as a string); a new port carries
+    the groups named, else the project's default group."""
     nics = [nic if isinstance(nic, dict) else {'network_id': nic} for nic in nics]
     default_group = None
-    if project_id and any(not nic.get('port_id') for nic in nics):
+    if project_id and any(not (nic.get('port_id') or nic.get('security_groups'))
+                          for nic in nics):
         default_group = security_groups.ensure_default(project_id)
     return [_allocate_one(instance_id, project_id, nic, default_group) for nic in nics]
 

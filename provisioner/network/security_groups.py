@@ -247,6 +247,20 @@ def for_port(session, context, wanted, default_group):
             for group_id in dict.fromkeys(wanted)]
 
 
+def ids_for_boot(session, context, names):
+    """The ids of the groups a boot names (by name or id) for its new ports; Nova's
+    400 for one the caller does not have. The project's default group is made
+    first when named (ensure_default, before the caller's transaction)."""
+    found = []
+    for name in dict.fromkeys(names):
+        try:
+            found.append(_by_name_or_id(session, context, name).id)
+        except SecurityGroupNotFound:
+            raise exception.Invalid(reason="Unable to find security_group with name "
+                                           "or id '%s'" % name) from None
+    return list(dict.fromkeys(found))  # a group named twice (by name and id) once
+
+
 def set_port_groups(session, port_id, group_ids):
     session.execute(sa.delete(models.PortSecurityGroup).where(
         models.PortSecurityGroup.port_id == port_id))

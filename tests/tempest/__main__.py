@@ -1,7 +1,8 @@
 """Run tempest against a private provisioner-api all-in-one (``tox -e tempest``).
 
     python -m tests.tempest [SELECTION] [--concurrency N] [--dynamic-credentials]
-                            [--output DIR] [-- TEMPEST RUN OPTIONS]
+                            [--exclude-list FILE] [--output DIR]
+                            [-- TEMPEST RUN OPTIONS]
 
 SELECTION: ``api`` (default: the API tests of compute, image, network, volume and
 identity), ``interop`` (interop-required.txt: the interop guideline's required
@@ -43,6 +44,9 @@ def parse(argv):
     parser.add_argument('--concurrency', type=int,
                         default=int(os.environ.get('PROVISIONER_TEST_WORKERS', 2)),
                         help='tempest workers ($PROVISIONER_TEST_WORKERS, 2)')
+    parser.add_argument('--exclude-list', type=pathlib.Path,
+                        help='a file of test regexes not to run, each with the reason '
+                             'after "#" (tox -e tempest-ci: ci-excluded.txt)')
     parser.add_argument('--dynamic-credentials', action='store_true',
                         help='let tempest create (and delete) its projects and users '
                              'instead of the pre-provisioned accounts')
@@ -157,8 +161,10 @@ def main(argv=None):
         print('provisioner-api at %s ready in %.0f s; tempest.conf: %s'
               % (cloud.url, time.monotonic() - started, config), flush=True)
         selection = selection_args(args.selection, workspace, config)
+        excluded = (['--exclude-list', str(args.exclude_list.resolve())]
+                    if args.exclude_list else [])
         code = tempest('run', '--config-file', str(config), '--concurrency',
-                       str(args.concurrency), *selection, *tempest_args,
+                       str(args.concurrency), *selection, *excluded, *tempest_args,
                        cwd=workspace / 'run', check=False).returncode
         print(save(workspace, args.output, config, selection))
     finally:

@@ -265,6 +265,8 @@ def create(req, body):
             key_name=server.get('key_name'), boot_volume=boot_volume,
             access_ips=_access_ips(server), count=count, fields=_fields(req, server, count),
             tags=server.get('tags', ()), device_tags=_device_tags(server),
+            security_groups=[g['name'] for g in server.get('security_groups') or ()
+                             if g.get('name')],
             requested_host=_requested_host(req, server))
     except exception.NotFound as exc:
         if exc.kwargs.get('kind') == 'Compute host':

@@ -361,9 +361,6 @@ def test_what_provisioner_cannot_honour_is_refused_by_the_schema_saying_why(
          'personality is not supported: files reach the guest as user_data'),
         ({'block_device_mapping': [{}]}, 'block_device_mapping (v1) is not supported: '
                                          'use block_device_mapping_v2'),
-        ({'security_groups': [{'name': 'web'}]}, 'security group web is not supported: '
-                                                 'guest networks are isolated; there '
-                                                 'are no security groups'),
         ({'networks': [{'fixed_ip': '10.66.0.9'}]},
          'Each network needs a uuid or a port.'),
         ({'user_data': 'not base64 !!'}, 'User data needs to be valid base 64.'),
@@ -377,3 +374,22 @@ def test_what_provisioner_cannot_honour_is_refused_by_the_schema_saying_why(
     for index, count in enumerate((1, '1', '01')):  # a count however written
         boot(application, cloud, name='vm%d' % index, min_count=count, max_count=count)
     assert instance_count() == 3
+
+
+def test_a_boot_gives_its_ports_the_security_groups_it_names(application, cloud):
+    """What Ansible's server module and `server create --security-group` send."""
+    web = call(application, 'POST', '/network/v2.0/security-groups',
+               {'security_group': {'name': 'web'}}, cloud['token']).json['security_group']
+    unknown = call(application, 'POST', '/compute/v2.1/servers', server_body(
+        cloud, security_groups=[{'name': 'no-such-group'}]), cloud['token'])
+    assert unknown.status_int == 400 and 'no-such-group' in unknown.text
+    before = instance_count()
+    server_id = boot(application, cloud, name='grouped',
+                     security_groups=[{'name': 'web'}, {'name': web['id']}])
+    assert instance_count() == before + 1
+    groups = call(application, 'GET', '/compute/v2.1/servers/%s/os-security-groups'
+                  % server_id, token=cloud['token']).json['security_groups']
+    assert [g['name'] for g in groups] == ['web']
+    [port] = call(application, 'GET', '/network/v2.0/ports?device_id=%s' % server_id,
+                  token=cloud['token']).json['ports']
+    assert port['security_groups'] == [web['id']]

@@ -66,10 +66,8 @@ _count = dict(_int_or_string, anyOf=[{'type': 'integer', 'minimum': 1},
 ACCESS_IPV4 = {'type': 'string', 'format': 'ipv4'}
 ACCESS_IPV6 = {'type': 'string', 'format': 'ipv6'}
 
-# Guest networks are isolated: "default" is the one security group there is.
-_default_group = dict({'type': 'string', 'enum': ['default']}, **_unsupported(
-    'guest networks are isolated; there are no security groups', 'enum',
-    'security group {value}'))
+# A security group by name or id (Nova's): the network service finds it at create.
+_security_group = {'type': 'string', 'minLength': 1, 'maxLength': 255}
 
 _hints = {'type': 'object', 'properties': {'group': {'type': 'string'}},
           'additionalProperties': True}
@@ -106,7 +104,7 @@ CREATE = {
                 'max_count': _count,
                 'return_reservation_id': _bool,
                 'security_groups': {'type': 'array', 'items': {
-                    'type': 'object', 'properties': {'name': _default_group},
+                    'type': 'object', 'properties': {'name': _security_group},
                     'additionalProperties': False}},
             },
             'required': ['name', 'flavorRef'],
