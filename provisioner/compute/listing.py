@@ -74,7 +74,7 @@ def server_records(context, all_projects=False, **filters):
 
 def _add_flavors_groups_and_tags(session, records, by_id):
     """What the views of 2.26 (tags), 2.47 (the flavor) and 2.71 (server groups)
-    show, one query each."""
+    show, and the security groups its ports carry: one query each."""
     flavor = models.Flavor
     flavors = {row.id: {'name': row.name, 'vcpus': row.vcpus, 'ram': row.ram_mib,
                         'disk': row.disk_gib}
@@ -89,6 +89,13 @@ def _add_flavors_groups_and_tags(session, records, by_id):
         by_id[instance_id]['server_groups'].append(group_id)
     for instance_id, tags in server_tags.of(session, list(by_id)).items():
         by_id[instance_id]['tags'] = tags
+    carried, group, port = models.PortSecurityGroup, models.SecurityGroup, models.Port
+    for instance_id, name in session.execute(
+            sa.select(port.instance_id, group.name).distinct()
+            .join(carried, carried.port_id == port.id)
+            .join(group, group.id == carried.security_group_id)
+            .where(port.instance_id.in_(by_id)).order_by(group.name)):
+        by_id[instance_id]['security_groups'].append(name)
     statuses = _host_statuses(session, {r['host'] for r in records if r['host']})
     for record in records:
         record['host_status'] = statuses.get(record['host'], 'UNKNOWN') \
@@ -125,6 +132,7 @@ def _record(row):
             'locked_by': row.locked_by, 'locked_reason': row.locked_reason,
             'description': row.description, 'hostname': row.hostname,
             'trusted_certs': row.trusted_certs, 'server_groups': [], 'tags': [],
+            'security_groups': [],
             'device_tags': spec.get('device_tags', {}),
             'reservation_id': spec.get('reservation_id'),
             'launch_index': spec.get('launch_index', 0),

@@ -393,3 +393,6 @@ def test_a_boot_gives_its_ports_the_security_groups_it_names(application, cloud)
     [port] = call(application, 'GET', '/network/v2.0/ports?device_id=%s' % server_id,
                   token=cloud['token']).json['ports']
     assert port['security_groups'] == [web['id']]
+    shown = call(application, 'GET', '/compute/v2.1/servers/%s' % server_id,
+                 token=cloud['token']).json['server']
+    assert shown['security_groups'] == [{'name': 'web'}]

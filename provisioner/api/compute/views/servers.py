@@ -126,6 +126,8 @@ def detail(req, server, user_data=None, show_groups=False):
     version = req.api_version
     is_admin = req.context.is_admin
     view = updated(req, server, show_groups)
+    if server.get('security_groups'):  # Nova's: the groups its ports carry, by name
+        view['security_groups'] = [{'name': name} for name in server['security_groups']]
     view.update({
         'addresses': _addresses(server),
         'OS-EXT-AZ:availability_zone': server['availability_zone'] or (
