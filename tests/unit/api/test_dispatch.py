@@ -54,6 +54,13 @@ def test_boots_and_power_actions_left_unfinished_resume_at_start(conf, tmp_path,
 
     dispatcher = dispatch.LocalDispatcher()
     assert dispatcher.resume_interrupted() == 2
+    # stop() suspends flows still running: let these two end first (a loaded machine
+    # may take seconds).
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (
+            api.show(booting)['vm_state'] == 'active'
+            and api.show(stopped)['task_state'] is None):
+        time.sleep(0.1)
     dispatcher.stop()
     assert api.show(booting)['vm_state'] == 'active'
     assert (api.show(stopped)['vm_state'], api.show(stopped)['task_state']) == (
