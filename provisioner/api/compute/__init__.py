@@ -17,6 +17,7 @@ from provisioner.api.compute import ips
 from provisioner.api.compute import keypairs
 from provisioner.api.compute import migrations
 from provisioner.api.compute import provisioner_ext
+from provisioner.api.compute import security_groups
 from provisioner.api.compute import quotas
 from provisioner.api.compute import server_actions
 from provisioner.api.compute import server_groups
@@ -33,4 +34,4 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     versions, servers, server_actions, server_metadata, server_tags, ips, instance_actions,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
-    volume_attachments, consoles, migrations))
+    volume_attachments, consoles, migrations, security_groups))
