@@ -8,6 +8,7 @@ the same functions as the network API (which check the caller themselves).
 
 import functools
 
+from provisioner.catalog import flavor_extras
 from provisioner.catalog import flavors
 from provisioner.catalog import hosts
 from provisioner.catalog import image_members
@@ -37,13 +38,42 @@ class CatalogAPI:
         policy.authorize(self.context, '%s:%s' % (resource, action))
 
     def create_flavor(self, name, vcpus, ram_mib, disk_gib, flavor_id=None,
-                      description=None):
+                      description=None, **extra):
         self._authorize('flavor', 'create')
-        return flavors.create(name, vcpus, ram_mib, disk_gib, flavor_id, description)
+        return flavors.create(name, vcpus, ram_mib, disk_gib, flavor_id, description,
+                              **extra)
 
     def set_flavor_description(self, flavor_id, description):
         self._authorize('flavor', 'create')  # who makes flavors describes them
         return flavors.set_description(flavor_id, description)
+
+    def list_flavors(self, is_public=True):
+        """flavors.list_visible's; other than the default view, admins only."""
+        self._authorize('flavor', 'list')
+        if is_public is not True:
+            self._authorize('flavor', 'create')
+        return flavors.list_visible(self.context, is_public)
+
+    def flavor_access(self, flavor_id, change=None, project_id=None):
+        """A private flavor's projects, after ``change`` ('add' or 'remove')."""
+        self._authorize('flavor', 'create')  # who makes flavors shares them
+        if change == 'add':
+            return flavor_extras.add_access(flavor_id, project_id)
+        if change == 'remove':
+            return flavor_extras.remove_access(flavor_id, project_id)
+        return flavor_extras.access_list(flavor_id)
+
+    def flavor_extra_specs(self, flavor_id, set_specs=None, delete_key=None):
+        """A flavor's extra specs (anyone who sees it), after setting some keys or
+        deleting one (who makes flavors)."""
+        self.show('flavor', flavor_id)
+        if set_specs is not None or delete_key is not None:
+            self._authorize('flavor', 'create')
+        if set_specs is not None:
+            flavor_extras.set_extra_specs(flavor_id, set_specs)
+        if delete_key is not None:
+            flavor_extras.delete_extra_spec(flavor_id, delete_key)
+        return flavor_extras.extra_specs(flavor_id)
 
     def create_image(self, name, **fields):
         """Register an image from files on this host, by path (admin)."""
@@ -63,6 +93,8 @@ class CatalogAPI:
             hosts.report_capacity(CONF.host, self.driver.capacity())
         if resource == 'image':
             return images.list_visible(self.context)
+        if resource == 'flavor':
+            return flavors.list_visible(self.context)
         return _MODULES[resource].list_all()
 
     def show(self, resource, name_or_id):
@@ -71,6 +103,8 @@ class CatalogAPI:
         self._authorize(resource, 'show')
         if resource == 'image':
             return images.show_visible(self.context, name_or_id)
+        if resource == 'flavor':
+            return flavors.show_visible(self.context, name_or_id)
         return _MODULES[resource].show(name_or_id)
 
     def delete(self, resource, name_or_id):

@@ -13,6 +13,7 @@ import uuid
 import sqlalchemy as sa
 
 from provisioner.catalog import common
+from provisioner.catalog import flavors
 from provisioner.catalog import hosts
 from provisioner.catalog import images
 from provisioner.compute import actions
@@ -174,6 +175,12 @@ class ComputeAPI(server_changes.ServerChanges):
 
     def _validate_boot(self, session, flavor, image, networks):
         flavor_row = common.find(session, models.Flavor, flavor, 'Flavor')
+        if not flavors.usable(session, self.context, flavor_row):
+            raise exception.NotFound(kind='Flavor', name=flavor)  # Nova's 400 too
+        if flavor_row.ephemeral_gib or flavor_row.swap_mib:
+            raise exception.Invalid(reason='flavor %s has an ephemeral or swap disk: '
+                                           'provisioner builds a guest with its root '
+                                           'disk (and volumes) only' % flavor_row.name)
         image_row = common.find(session, models.Image, image, 'Image')
         images.check_bootable(self.context, image_row)
         nics = [network_requests.resolve(session, self.context, n) for n in networks]

@@ -85,6 +85,29 @@ class Flavor(TimestampMixin, Base):
     ram_mib: orm.Mapped[int]
     disk_gib: orm.Mapped[int]
     description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)  # Nova 2.55
+    # Private flavors: admins and the projects of flavor_projects only.
+    is_public: orm.Mapped[bool] = orm.mapped_column(default=True, server_default=sa.true())
+    ephemeral_gib: orm.Mapped[int] = orm.mapped_column(default=0, server_default='0')
+    swap_mib: orm.Mapped[int] = orm.mapped_column(default=0, server_default='0')
+    rxtx_factor: orm.Mapped[float] = orm.mapped_column(sa.Float(), default=1.0,
+                                                       server_default='1.0')
+
+
+class FlavorProject(Base):
+    """A project on a private flavor's access list (any project id, as Nova's)."""
+
+    __tablename__ = 'flavor_projects'
+    flavor_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36), sa.ForeignKey('flavors.id', ondelete='CASCADE'), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255), primary_key=True)
+
+
+class FlavorExtraSpec(Base):
+    __tablename__ = 'flavor_extra_specs'
+    flavor_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36), sa.ForeignKey('flavors.id', ondelete='CASCADE'), primary_key=True)
+    key: orm.Mapped[str] = orm.mapped_column(sa.String(255), primary_key=True)
+    value: orm.Mapped[str] = orm.mapped_column(sa.String(255))
 
 
 class Image(TimestampMixin, Base):

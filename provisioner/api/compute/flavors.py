@@ -1,12 +1,14 @@
 """Flavors (Nova's flavors, flavor-manage, os-extra_specs and os-flavor-access).
 
-provisioner's flavors are public, enabled, without ephemeral or swap disk and with
-no extra specs; their ids are uuids unless the creator gave one (Nova's ids are
-strings too). A flavor is found by id only: a name is 404, and the clients then
-list the flavors and match names themselves. From 2.55 a flavor has a description,
-given at create or changed with PUT; from 2.7 adding a project's access to a
-(public) flavor is a 409.
+A flavor's id is a uuid unless the creator gave one (Nova's ids are strings too).
+A flavor is found by id only: a name is 404, and the clients then list the flavors
+and match names themselves. A private flavor is seen and booted by admins and the
+projects on its access list only. From 2.55 a flavor has a description, given at
+create or changed with PUT; from 2.7 adding a project's access to a public flavor
+is a 409 (before, a 404 as for any flavor without an access list).
 """
+
+from oslo_utils import strutils
 
 from provisioner.api import common
 from provisioner.api.compute import queries
@@ -77,9 +79,7 @@ def _flavors(req):
         raise wsgi.HTTPError(400, 'Invalid sort_key %s' % sort_key)
     if sort_dir not in ('asc', 'desc'):
         raise wsgi.HTTPError(400, 'Invalid sort_dir %s' % sort_dir)
-    if is_public is False:  # every provisioner flavor is public
-        return []
-    flavors = [f for f in catalog(req).list('flavor')
+    flavors = [f for f in catalog(req).list_flavors(is_public)
                if f['ram_mib'] >= min_ram and f['disk_gib'] >= min_disk]
     key = _SORT_KEYS.get(sort_key, 'id')
     return sorted(flavors, key=lambda f: (f[key], f['id']), reverse=sort_dir == 'desc')
@@ -119,9 +119,14 @@ def create(req, body):
         if taken:
             raise wsgi.HTTPError(409, 'Flavor with ID %s already exists.' % flavor_id)
     try:
-        flavor = api.create_flavor(spec['name'], int(spec['vcpus']), int(spec['ram']),
-                                   int(spec['disk']), flavor_id,
-                                   spec.get('description'))
+        flavor = api.create_flavor(
+            spec['name'], int(spec['vcpus']), int(spec['ram']), int(spec['disk']),
+            flavor_id, spec.get('description'),
+            ephemeral_gib=int(spec.get('OS-FLV-EXT-DATA:ephemeral') or 0),
+            swap_mib=int(spec.get('swap') or 0),
+            rxtx_factor=float(spec.get('rxtx_factor', 1.0)),
+            is_public=strutils.bool_from_string(
+                spec.get('os-flavor-access:is_public', True), strict=True))
     except exception.Conflict:
         raise wsgi.HTTPError(409, 'Flavor with name %s already exists.'
                              % spec['name']) from None
@@ -146,48 +151,90 @@ def delete(req, flavor_id):
     return wsgi.empty_response(202)
 
 
-# -- extra specs and access lists: provisioner's flavors have neither --------------
+# -- extra specs and access lists -------------------------------------------------
+
+def _specs_response(req, flavor_id, **change):
+    return catalog(req).flavor_extra_specs(find(req, flavor_id)['id'], **change)
+
 
 @wsgi.route('GET', '/v2.1/flavors/{flavor_id}/os-extra_specs')
 def extra_specs(req, flavor_id):
-    find(req, flavor_id)
-    return wsgi.json_response({'extra_specs': {}})
+    return wsgi.json_response({'extra_specs': _specs_response(req, flavor_id)})
 
 
 @wsgi.route('GET', '/v2.1/flavors/{flavor_id}/os-extra_specs/{key}')
 def extra_spec(req, flavor_id, key):
-    find(req, flavor_id)
-    raise wsgi.HTTPError(404, 'Flavor %s has no extra specs with key %s.'
-                         % (flavor_id, key))
+    specs = _specs_response(req, flavor_id)
+    if key not in specs:
+        raise wsgi.HTTPError(404, 'Flavor %s has no extra specs with key %s.'
+                             % (flavor_id, key))
+    return wsgi.json_response({key: specs[key]})
+
+
+def _as_text(specs):
+    return {key: str(value) for key, value in specs.items()}
 
 
 @wsgi.route('POST', '/v2.1/flavors/{flavor_id}/os-extra_specs')
-def set_extra_specs(req, flavor_id):
+@validation.schema(schemas.EXTRA_SPECS_CREATE)
+def set_extra_specs(req, flavor_id, body):
+    policy.authorize(req.context, 'flavor:create')  # before a 404 can tell anything
+    specs = _as_text(body['extra_specs'])
+    _specs_response(req, flavor_id, set_specs=specs)
+    return wsgi.json_response({'extra_specs': specs})
+
+
+@wsgi.route('PUT', '/v2.1/flavors/{flavor_id}/os-extra_specs/{key}')
+@validation.schema(schemas.EXTRA_SPEC_UPDATE)
+def update_extra_spec(req, flavor_id, key, body):
     policy.authorize(req.context, 'flavor:create')
-    find(req, flavor_id)
-    raise wsgi.HTTPError(400, 'provisioner flavors take no extra specs: vCPUs, RAM and '
-                              'disk are all a flavor says.')
+    if key not in body:
+        raise wsgi.HTTPError(400, 'Request body and URI mismatch')
+    spec = _as_text(body)
+    _specs_response(req, flavor_id, set_specs=spec)
+    return wsgi.json_response(spec)
+
+
+@wsgi.route('DELETE', '/v2.1/flavors/{flavor_id}/os-extra_specs/{key}')
+def delete_extra_spec(req, flavor_id, key):
+    policy.authorize(req.context, 'flavor:create')
+    if key not in _specs_response(req, flavor_id):
+        raise wsgi.HTTPError(404, 'Flavor %s has no extra specs with key %s.'
+                             % (flavor_id, key))
+    _specs_response(req, flavor_id, delete_key=key)
+    return wsgi.empty_response(200)
+
+
+def _access_body(flavor_id, projects):
+    return wsgi.json_response({'flavor_access': [
+        {'flavor_id': flavor_id, 'tenant_id': project} for project in projects]})
 
 
 @wsgi.route('GET', '/v2.1/flavors/{flavor_id}/os-flavor-access')
 def access_list(req, flavor_id):
-    find(req, flavor_id)
-    raise wsgi.HTTPError(404, 'Access list not available for public flavors.')
+    policy.authorize(req.context, 'flavor:create')
+    flavor = find(req, flavor_id)
+    try:
+        return _access_body(flavor['id'], catalog(req).flavor_access(flavor['id']))
+    except exception.Invalid as exc:
+        raise wsgi.HTTPError(404, exc.kwargs.get('reason', str(exc))) from None
 
 
 @wsgi.route('POST', '/v2.1/flavors/{flavor_id}/action')
 def access_action(req, flavor_id):
-    """addTenantAccess / removeTenantAccess: a public flavor has no access list."""
+    """addTenantAccess / removeTenantAccess of a private flavor."""
     body = validation.validate(req.json_body(), schemas.ACCESS_ACTION)
     policy.authorize(req.context, 'flavor:create')
-    find(req, flavor_id)
+    flavor = find(req, flavor_id)
     (name, argument), = body.items()
-    if name == 'addTenantAccess' and req.api_version >= (2, 7):
-        raise wsgi.HTTPError(409, 'Can not add access to a public flavor.')
-    if name == 'addTenantAccess':
+    change = 'add' if name == 'addTenantAccess' else 'remove'
+    if change == 'add' and flavor['is_public'] and req.api_version < (2, 7):
         # Nova before 2.7 records the project on the public flavor, where it
         # changes nothing; provisioner records nothing and answers as Nova does.
-        return wsgi.json_response({'flavor_access': [
-            {'flavor_id': flavor_id, 'tenant_id': argument['tenant']}]})
-    raise wsgi.HTTPError(404, 'Flavor access not found for %s / %s combination.'
-                         % (flavor_id, argument['tenant']))
+        return _access_body(flavor['id'], [argument['tenant']])
+    try:
+        projects = catalog(req).flavor_access(flavor['id'], change, argument['tenant'])
+    except exception.Invalid:  # a public flavor has no access to take away
+        raise wsgi.HTTPError(404, 'Flavor access not found for %s / %s combination.'
+                             % (flavor_id, argument['tenant'])) from None
+    return _access_body(flavor['id'], projects)

@@ -77,8 +77,8 @@ def test_flavor_given_id_strings_and_conflicts(admin_client):
 
 
 @pytest.mark.parametrize('change', [
-    {'swap': 512}, {'OS-FLV-EXT-DATA:ephemeral': 1}, {'rxtx_factor': 2.0},
-    {'os-flavor-access:is_public': False}, {'ram': 0}, {'ram': 'lots'},
+    {'swap': -1}, {'OS-FLV-EXT-DATA:ephemeral': 'x'}, {'rxtx_factor': 0},
+    {'os-flavor-access:is_public': 'maybe'}, {'ram': 0}, {'ram': 'lots'},
     {'vcpus': -1}, {'disk': None}, {'description': 'new at 2.55'},
     {'name': ' padded'}, {'name': ''}, {'id': ' x'}])
 def test_flavor_create_refuses(admin_client, change):
@@ -133,15 +133,66 @@ def test_flavor_list_filters_sorting_and_pages(admin_client, member_client):
     assert admin_client.get(V + '/flavors?is_public=maybe').status_int == 400
 
 
-def test_flavor_extras(admin_client, member_client):
+def test_flavor_extra_specs(admin_client, member_client):
     flavor_id = admin_client.post(V + '/flavors', osc_flavor()).json['flavor']['id']
-    assert member_client.get(V + '/flavors/%s/os-extra_specs/hw:cpu_policy'
-                             % flavor_id).status_int == 404
+    specs = V + '/flavors/%s/os-extra_specs' % flavor_id
+    assert member_client.get(specs + '/hw:cpu_policy').status_int == 404
     assert member_client.get(V + '/flavors/nope/os-extra_specs').status_int == 404
-    assert admin_client.post(V + '/flavors/%s/os-extra_specs' % flavor_id,
-                             {'extra_specs': {'a': 'b'}}).status_int == 400
-    assert member_client.get(V + '/flavors/%s/os-flavor-access'
-                             % flavor_id).status_int == 404
+    assert member_client.post(specs, {'extra_specs': {'a': 'b'}}).status_int == 403
+    made = admin_client.post(specs, {'extra_specs': {'hw:cpu_policy': 'shared',
+                                                     'quota:n': 2}})
+    assert made.json == {'extra_specs': {'hw:cpu_policy': 'shared', 'quota:n': '2'}}
+    assert member_client.get(specs + '/quota:n').json == {'quota:n': '2'}
+    assert admin_client.put(specs + '/quota:n', {'quota:n': 'x'}).json == {'quota:n': 'x'}
+    assert admin_client.put(specs + '/quota:n', {'other': 'x'}).status_int == 400
+    assert admin_client.post(specs, {'extra_specs': {'bad/key': 'b'}}).status_int == 400
+    assert admin_client.delete(specs + '/quota:n').status_int == 200
+    assert admin_client.delete(specs + '/quota:n').status_int == 404
+    assert member_client.get(specs).json == {'extra_specs': {'hw:cpu_policy': 'shared'}}
+    shown = member_client.get(V + '/flavors/' + flavor_id,
+                              headers=microversion('2.61')).json['flavor']
+    assert shown['extra_specs'] == {'hw:cpu_policy': 'shared'}
+
+
+def test_a_private_flavor_is_seen_and_booted_by_its_projects_only(
+        admin_client, member_client):
+    created = admin_client.post(V + '/flavors', osc_flavor(
+        'private', **{'os-flavor-access:is_public': 'False', 'swap': 0}))
+    flavor = created.json['flavor']
+    assert flavor['os-flavor-access:is_public'] is False
+    flavor_id = flavor['id']
+    assert member_client.get(V + '/flavors/' + flavor_id).status_int == 404
+    assert flavor_id not in {f['id'] for f in member_client.get(V + '/flavors').json[
+        'flavors']}
+    assert flavor_id not in {f['id'] for f in admin_client.get(V + '/flavors').json[
+        'flavors']}  # an admin's default view is the public flavors, as Nova's
+    assert flavor_id in {f['id'] for f in admin_client.get(
+        V + '/flavors?is_public=false').json['flavors']}
+    access = V + '/flavors/%s/os-flavor-access' % flavor_id
+    assert admin_client.get(access).json == {'flavor_access': []}
+    action = V + '/flavors/%s/action' % flavor_id
+    [demo] = [p['id'] for p in admin_client.get('/identity/v3/projects').json['projects']
+              if p['name'] == 'demo']
+    boot = {'server': {'name': 's', 'flavorRef': flavor_id, 'imageRef': 'no-such-image',
+                       'networks': 'none'}}
+    refused = member_client.post(V + '/servers', boot, headers=microversion('2.37'))
+    assert refused.status_int == 400 and flavor_id in fault(refused)[1]
+    assert member_client.post(action, {'addTenantAccess': {
+        'tenant': demo}}).status_int == 403
+    added = admin_client.post(action, {'addTenantAccess': {'tenant': demo}})
+    assert added.json == {'flavor_access': [{'flavor_id': flavor_id, 'tenant_id': demo}]}
+    assert admin_client.post(action, {'addTenantAccess': {
+        'tenant': demo}}).status_int == 409
+    assert member_client.get(V + '/flavors/' + flavor_id).status_int == 200
+    refused = member_client.post(V + '/servers', boot, headers=microversion('2.37'))
+    assert refused.status_int == 400 and 'no-such-image' in fault(refused)[1]
+    assert admin_client.post(action, {'removeTenantAccess': {
+        'tenant': demo}}).json == {'flavor_access': []}
+    assert admin_client.post(action, {'removeTenantAccess': {
+        'tenant': demo}}).status_int == 404
+    public = admin_client.post(V + '/flavors', osc_flavor('pub')).json['flavor']
+    assert admin_client.get(V + '/flavors/%s/os-flavor-access'
+                            % public['id']).status_int == 404
 
 
 # -- key pairs ---------------------------------------------------------------------

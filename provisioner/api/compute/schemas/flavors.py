@@ -1,18 +1,15 @@
 """JSON schemas of the flavor requests: Nova's flavor-manage create (2.1 - 2.54, and
 2.55's ``description``) and 2.55's update of the description.
 
-provisioner's flavors are public, without ephemeral or swap disk and unscaled
-bandwidth: the fields that say otherwise are refused by the schema, saying why.
+A flavor may be private and may record ephemeral and swap sizes and an rxtx_factor
+as Nova's (a boot refuses a flavor with ephemeral or swap disks: provisioner builds
+none). Extra specs are Nova's metadata: keys of [a-zA-Z0-9-_:. ], values text or
+numbers of at most 255 characters.
 """
 
 import copy
 
 from provisioner.api.compute.schemas import parameter_types
-
-
-def _refused(why):
-    """The words for a value provisioner's flavors cannot have (in Nova's form)."""
-    return {'anyOf': 'Invalid input for field/attribute {key}. Value: {value}. %s' % why}
 
 
 # "" matches Nova's digits pattern, but is no number (a 400 of its own).
@@ -22,10 +19,6 @@ _positive = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,
              'maximum': 2147483647, 'allOf': [_NOT_EMPTY]}
 _non_negative = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 0,
                  'maximum': 2147483647}
-_no_disk = dict(_non_negative,
-                anyOf=[{'const': 0}, {'type': 'string', 'pattern': '^0*$'}],
-                errorMessage=_refused('provisioner flavors have no ephemeral or swap '
-                                      'disk; give 0 or leave it out.'))
 
 CREATE = {
     'type': 'object',
@@ -40,19 +33,13 @@ CREATE = {
                 'ram': _positive,
                 'vcpus': _positive,
                 'disk': dict(_non_negative, allOf=[_NOT_EMPTY]),
-                'OS-FLV-EXT-DATA:ephemeral': _no_disk,
-                'swap': _no_disk,
+                'OS-FLV-EXT-DATA:ephemeral': dict(_non_negative, allOf=[_NOT_EMPTY]),
+                'swap': dict(_non_negative, allOf=[_NOT_EMPTY]),
                 'rxtx_factor': {'type': ['number', 'string'],
                                 'pattern': r'^[0-9]+(\.[0-9]+)?$',
                                 'minimum': 0, 'exclusiveMinimum': 0,
-                                'maximum': 3.40282e+38,
-                                'anyOf': [{'const': 1}, {'type': 'string',
-                                                         'pattern': r'^0*1(\.0*)?$'}],
-                                'errorMessage': _refused('provisioner does not scale '
-                                                         'bandwidth; give 1.0.')},
-                'os-flavor-access:is_public': dict(
-                    parameter_types.BOOLEAN, anyOf=[parameter_types.TRUE],
-                    errorMessage=_refused('provisioner flavors are all public.')),
+                                'maximum': 3.40282e+38},
+                'os-flavor-access:is_public': parameter_types.BOOLEAN,
             },
             'required': ['name', 'ram', 'vcpus', 'disk'],
             'additionalProperties': False,
@@ -91,3 +78,12 @@ ACCESS_ACTION = {'type': 'object',
                  'properties': {'addTenantAccess': _TENANT,
                                 'removeTenantAccess': _TENANT},
                  'minProperties': 1, 'maxProperties': 1, 'additionalProperties': False}
+
+_SPEC_KEY = '^[a-zA-Z0-9-_:. ]{1,255}$'
+_SPECS = {'type': 'object',
+          'patternProperties': {_SPEC_KEY: {'type': ['string', 'number'],
+                                            'maxLength': 255}},
+          'additionalProperties': False}
+EXTRA_SPECS_CREATE = {'type': 'object', 'properties': {'extra_specs': _SPECS},
+                      'required': ['extra_specs'], 'additionalProperties': False}
+EXTRA_SPEC_UPDATE = dict(_SPECS, minProperties=1, maxProperties=1)

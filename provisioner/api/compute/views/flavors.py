@@ -1,6 +1,5 @@
 """Nova's flavor views: 2.55 adds ``description`` (the list too), 2.61
-``extra_specs`` (provisioner's flavors have none: {}), 2.75 shows no swap as 0
-instead of ""."""
+``extra_specs``, 2.75 shows no swap as 0 instead of ""."""
 
 from provisioner.api import urls
 
@@ -15,11 +14,13 @@ def basic(req, flavor):
 
 def detail(req, flavor):
     view = basic(req, flavor)
+    swap = flavor.get('swap_mib') or (0 if req.api_version >= (2, 75) else '')
     view.update({'ram': flavor['ram_mib'], 'disk': flavor['disk_gib'],
-                 'vcpus': flavor['vcpus'], 'OS-FLV-EXT-DATA:ephemeral': 0,
-                 'swap': 0 if req.api_version >= (2, 75) else '',
-                 'rxtx_factor': 1.0, 'OS-FLV-DISABLED:disabled': False,
-                 'os-flavor-access:is_public': True})
+                 'vcpus': flavor['vcpus'],
+                 'OS-FLV-EXT-DATA:ephemeral': flavor.get('ephemeral_gib', 0),
+                 'swap': swap, 'rxtx_factor': flavor.get('rxtx_factor', 1.0),
+                 'OS-FLV-DISABLED:disabled': False,
+                 'os-flavor-access:is_public': flavor.get('is_public', True)})
     if req.api_version >= (2, 61):
-        view['extra_specs'] = {}
+        view['extra_specs'] = dict(flavor.get('extra_specs') or {})
     return view
