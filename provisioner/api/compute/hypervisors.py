@@ -46,7 +46,7 @@ def list_hosts(req):
         return catalog_api.CatalogAPI(req.context, None).list('host')
 
 
-def _servers(req):
+def server_records(req):
     return compute_api.ComputeAPI(req.context, req.deployment).server_records(
         all_projects=True)
 
@@ -99,7 +99,7 @@ def _list(req, detailed):
                         'with_servers'), since=(2, 53))
     hosts, more = _hosts(req)
     with_servers = _with_servers(req)
-    servers = _servers(req) if with_servers or detailed else []
+    servers = server_records(req) if with_servers or detailed else []
     shown = []
     for host in hosts:
         shown.append(_detail_view(req, host, servers) if detailed
@@ -152,7 +152,7 @@ def _gone_at_2_88(req):
 def statistics(req):
     _gone_at_2_88(req)
     require_admin(req, 'Hypervisor statistics')
-    servers = _servers(req)
+    servers = server_records(req)
     return wsgi.json_response(views.statistics(
         [views.detail(req, h, servers) for h in list_hosts(req)]))
 
@@ -162,7 +162,7 @@ def show(req, hypervisor_id):
     require_admin(req, 'Showing a hypervisor')
     queries.check(req, ('with_servers',), since=(2, 53))
     host = _find(req, hypervisor_id)
-    servers = _servers(req)
+    servers = server_records(req)
     view = _detail_view(req, host, servers)
     _add_servers(req, view, host, servers, _with_servers(req))
     return wsgi.json_response({'hypervisor': view})
@@ -219,7 +219,7 @@ def servers(req, pattern):
     if not hosts:
         raise wsgi.HTTPError(404, 'No hypervisor matching \'%s\' could be found.'
                              % pattern)
-    records = _servers(req)
+    records = server_records(req)
     found = []
     for host in hosts:
         found.append(views.summary(req, host))

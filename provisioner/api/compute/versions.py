@@ -39,6 +39,7 @@ is implemented are advertised; a microversion's request schema is in
     2.38 - an unknown status filter is a 400
     2.39 - limits drop maxImageMeta
     2.42 - device tags on networks and block devices again
+    2.43 - os-hosts is gone (404): os-hypervisors and os-services say the same
     2.44 - addFixedIp, removeFixedIp, addFloatingIp, removeFloatingIp are gone (404)
     2.47 - the server views embed the flavor (original_name, vcpus, ram, disk,
            ephemeral, swap, extra_specs) instead of its id and link
