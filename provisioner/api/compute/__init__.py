@@ -27,6 +27,7 @@ from provisioner.api.compute import server_metadata
 from provisioner.api.compute import server_tags
 from provisioner.api.compute import servers
 from provisioner.api.compute import services
+from provisioner.api.compute import usage
 from provisioner.api.compute import versions
 from provisioner.api.compute import volume_attachments
 from provisioner.api import wsgi
@@ -36,4 +37,5 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     versions, servers, server_actions, server_metadata, server_tags, ips, instance_actions,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
-    volume_attachments, consoles, migrations, security_groups, hosts, extensions))
+    volume_attachments, consoles, migrations, security_groups, hosts, extensions,
+    usage))

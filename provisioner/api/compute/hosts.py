@@ -12,12 +12,12 @@ Nova's libvirt driver cannot do either: 501.
 import collections
 
 from provisioner.api.compute import hypervisors
+from provisioner.api.compute import queries
 from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner.conf import CONF
 
-_LAST_VERSION = (2, 42)
 _SWITCH = {'type': 'string', 'enum': ['enable', 'disable', 'Enable', 'Disable',
                                       'ENABLE', 'DISABLE']}
 UPDATE = {'type': 'object',
@@ -27,8 +27,7 @@ UPDATE = {'type': 'object',
 
 
 def _check(req):
-    if req.api_version > _LAST_VERSION:
-        raise wsgi.HTTPError(404, 'The resource could not be found.')
+    queries.removed_at(req, (2, 43))
     hypervisors.require_admin(req, 'os-hosts')
 
 

@@ -11,17 +11,15 @@ import ipaddress
 
 from oslo_utils import uuidutils
 
+from provisioner.api.compute import queries
 from provisioner.api.compute.views import security_groups as views
 from provisioner.api import wsgi
 from provisioner import exception
 from provisioner.network import security_groups as service
 
-_LAST_VERSION = (2, 35)
-
 
 def _check(req, group_id=None):
-    if req.api_version > _LAST_VERSION:
-        raise wsgi.HTTPError(404, 'The resource could not be found.')
+    queries.removed_at(req, (2, 36))
     if group_id is not None and not uuidutils.is_uuid_like(group_id):
         raise wsgi.HTTPError(400, 'Security group id should be uuid')
 
