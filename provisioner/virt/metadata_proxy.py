@@ -41,6 +41,7 @@ _IP_FREEBIND = 15  # bind before the namespace has the address (Linux)
 # Request headers of the guest worth passing on; every other one is dropped.
 _PASSED_ON = ('Accept', 'User-Agent')
 _MAX_CONNECTION_SECONDS = 30
+MAX_CONNECTIONS = 64  # at once, per network
 
 _proxies = {}  # network id -> _Proxy
 _lock = threading.Lock()
@@ -175,6 +176,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 
 class _Server(http.server.ThreadingHTTPServer):
+    """A thread per connection, at most MAX_CONNECTIONS at once (haproxy's maxconn
+    in Neutron's proxy): a guest opening connections without end is turned away
+    rather than making the worker spawn threads without end."""
+
     daemon_threads = True
 
     def __init__(self, sock, proxy):
@@ -182,6 +187,26 @@ class _Server(http.server.ThreadingHTTPServer):
         self.socket.close()
         self.socket = sock
         self.proxy = proxy
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request, client_address):
+        if not self._slots.acquire(blocking=False):
+            LOG.warning('Metadata proxy of network %s: %d connections open, refusing '
+                        'one from %s', self.proxy.network_id, MAX_CONNECTIONS,
+                        client_address[0])
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
 
 class _Proxy:

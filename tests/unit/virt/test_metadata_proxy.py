@@ -5,7 +5,9 @@ reaches it."""
 import http.client
 import http.server
 import os
+import socket
 import threading
+import time
 
 import pytest
 
@@ -120,3 +122,18 @@ def test_api_down_is_a_504(conf):
         assert _get(address, '/latest/meta-data/')[0] == 504
     finally:
         metadata_proxy.remove(None, 'net-3')
+
+
+def test_connections_beyond_the_limit_are_turned_away(proxy):
+    held = []
+    try:
+        for _ in range(metadata_proxy.MAX_CONNECTIONS):
+            held.append(socket.create_connection(proxy, timeout=10))
+        extra = socket.create_connection(proxy, timeout=10)
+        assert extra.recv(1) == b''  # closed without an answer
+        extra.close()
+    finally:
+        for conn in held:
+            conn.close()
+    time.sleep(0.5)  # the held connections' threads end, their slots free
+    assert _get(proxy, '/latest/meta-data/')[0] == 200
