@@ -22,8 +22,8 @@ class ConfigDrivePayload:
     """
 
     instance_id: str
-    meta_data: dict
-    network_data: dict
+    meta_data: dict | None  # None: the instance has no config drive
+    network_data: dict | None
     user_data_b64: str | None = None
 
 
@@ -36,6 +36,8 @@ class BuildConfigDriveOnHost(base.HostStep):
     Payload = ConfigDrivePayload
 
     def run(self, payload):
+        if payload.meta_data is None:
+            return None  # no drive: the guest reads the metadata service
         user_data = (None if payload.user_data_b64 is None
                      else base64.b64decode(payload.user_data_b64))
         return base.driver().create_config_drive(
@@ -60,6 +62,8 @@ class BuildConfigDrive(base.HostTask):
                              ports)
 
     def _payload(self, instance_id, req, ports):
+        if not req.config_drive:
+            return ConfigDrivePayload(instance_id, None, None)
         # user_data is read here, from the instance row, so it never enters the
         # flow store (TaskFlow persists every task's inputs and results).
         user_data = self.records.user_data(instance_id)

@@ -3,10 +3,12 @@ each answered with its own instance's documents."""
 
 import base64
 import logging
+import os
 
 import pytest
 
 from provisioner import metadata_signing as signing
+from provisioner import virt
 from tests.unit.api.test_servers import application  # noqa: F401 (fixtures)
 from tests.unit.api.test_servers import boot
 from tests.unit.api.test_servers import call
@@ -147,3 +149,26 @@ def test_a_deleted_server_is_not_found(application, servers, cloud):  # noqa: F8
                by_source(cloud['network'], first['ip'])).status_int == 404
 
 
+
+
+def test_without_force_config_drive_only_servers_asking_get_one(application, cloud,  # noqa: F811
+                                                                 conf):
+    driver = virt.get_driver()
+    conf.set_override('force_config_drive', False, 'compute')
+    plain = boot(application, cloud, name='plain')
+    asked = boot(application, cloud, name='asked', config_drive=True)
+    assert call(application, 'POST', '/compute/v2.1/servers', {'server': {
+        'name': 'bad', 'imageRef': cloud['image'], 'flavorRef': cloud['flavor'],
+        'networks': [{'uuid': cloud['network']}], 'config_drive': 'maybe'}},
+        cloud['token']).status_int == 400
+    conf.clear_override('force_config_drive', 'compute')
+    forced = boot(application, cloud, name='forced')
+    for server_id, has_drive in ((plain, False), (asked, True), (forced, True)):
+        server = call(application, 'GET', '/compute/v2.1/servers/%s' % server_id,
+                      token=cloud['token']).json['server']
+        assert server['status'] == 'ACTIVE'
+        assert server['config_drive'] == ('True' if has_drive else '')
+        assert os.path.exists(driver.config_drive_path(server_id)) == has_drive
+    listed = call(application, 'GET', '/compute/v2.1/servers/detail?config_drive=True',
+                  token=cloud['token'], headers={'OpenStack-API-Version': 'compute 2.83'})
+    assert {s['id'] for s in listed.json['servers']} == {asked, forced}
