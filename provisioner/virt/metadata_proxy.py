@@ -268,7 +268,11 @@ def ensure(netns, network_id, api_url=None, secret=None, address=ADDRESS, port=P
 
 def remove(netns, network_id):
     """Stop the network's metadata proxy, if it runs (``netns`` is not needed: a
-    network has one proxy here). Idempotent."""
+    network has one proxy here). Idempotent.
+
+    Call it before the namespace is deleted: the listening socket holds the
+    namespace, which (with its interfaces) outlives ``ip netns del`` until then.
+    """
     with _lock:
         proxy = _proxies.pop(network_id, None)
     if proxy is not None:

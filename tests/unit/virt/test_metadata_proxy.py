@@ -63,9 +63,12 @@ def proxy(api, conf):
         pytest.skip('entering a network namespace needs root')
     assert metadata_proxy.ensure('/proc/self/ns/net', 'net-1', api_url=api,
                                  secret=SECRET, address='127.0.0.1', port=0)
-    yield metadata_proxy.serving()['net-1']['address']
+    address = metadata_proxy.serving()['net-1']['address']
+    yield address
     metadata_proxy.remove('/proc/self/ns/net', 'net-1')
     assert 'net-1' not in metadata_proxy.serving()
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(address, timeout=5)
 
 
 def _get(address, path, headers=None):
