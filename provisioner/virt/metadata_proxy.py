@@ -145,8 +145,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             signing.FORWARDED_FOR: address,
             signing.PROXY_SIGNATURE: signing.sign(
                 proxy.secret, signing.source_message(proxy.network_id, address))})
-        request = urllib.request.Request(proxy.api_url + metadata_path(self.path),
-                                         headers=headers)
+        path = metadata_path(self.path)
+        request = urllib.request.Request(proxy.api_url + path, headers=headers)
         try:
             with proxy.opener.open(request, timeout=proxy.timeout) as answer:
                 status, body = answer.status, answer.read()
@@ -160,7 +160,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             status, body, content_type = 504, b'The metadata service did not ' \
                 b'answer.\n', 'text/plain'
         LOG.debug('Metadata proxy of network %s: %s %s from %s: %d', proxy.network_id,
-                  self.command, self.path, address, status)
+                  self.command, path, address, status)
         self._answer(status, body, content_type, send_body)
 
     def _answer(self, status, body, content_type, send_body):

@@ -38,7 +38,7 @@ def _by_instance_id(req, secret):
     tenant_id = req.headers.get(signing.TENANT_ID)
     if not signing.matches(secret, instance_id,
                            req.headers.get(signing.INSTANCE_ID_SIGNATURE)):
-        raise _forbidden('no valid %s for instance %s'
+        raise _forbidden('no valid %s for instance %r'
                          % (signing.INSTANCE_ID_SIGNATURE, instance_id), req)
     if tenant_id is None:
         raise wsgi.HTTPError(400, '%s header is missing from request.'
@@ -52,11 +52,11 @@ def _by_source(req, secret):
     address = (req.headers.get(signing.FORWARDED_FOR) or '').split(',')[0].strip()
     if not signing.matches(secret, signing.source_message(network_id, address),
                            req.headers.get(signing.PROXY_SIGNATURE)):
-        raise _forbidden('no valid %s for %s on network %s'
+        raise _forbidden('no valid %s for %r on network %r'
                          % (signing.PROXY_SIGNATURE, address, network_id), req)
     found = guest_metadata.instance_at(network_id, address)
     if found is None:
-        LOG.info('No instance holds %s on network %s', address, network_id)
+        LOG.info('No instance holds %r on network %r', address, network_id)
         raise _not_found('No instance has the address %s on this network.' % address)
     return found
 
@@ -86,7 +86,7 @@ def serve(req):
     except exception.NotFound:
         raise _not_found('No such instance.') from None
     if record.request.project_id != project_id:
-        LOG.warning('Metadata request for instance %s names tenant %s, not its own',
+        LOG.warning('Metadata request for instance %s names tenant %r, not its own',
                     instance_id, project_id)
         raise _not_found('No such instance.')
     try:
