@@ -38,8 +38,8 @@ LAYERS = (
     ('provisioner.deployment', 'provisioner.identity', 'provisioner.leftovers',
      'provisioner.quota'),
     ('provisioner.db', 'provisioner.fault_injection', 'provisioner.fileperms',
-     'provisioner.policy', 'provisioner.rpc', 'provisioner.token_files',
-     'provisioner.validation'),
+     'provisioner.metadata_signing', 'provisioner.policy', 'provisioner.rpc',
+     'provisioner.token_files', 'provisioner.validation'),
     ('provisioner.conf', 'provisioner.disk_formats', 'provisioner.exception',
      'provisioner.naming', 'provisioner.policies', 'provisioner.progress',
      'provisioner.redact', 'provisioner.schemas'),         # plain helpers

@@ -3,52 +3,14 @@ steps 52-54), and delete it (the delete flow's delete-config-drive)."""
 
 import base64
 import dataclasses
-import ipaddress
 import logging
 
-from provisioner import naming
+from provisioner.compute import guest_documents
 
 from flows import constants
 from flows.steps import base
 
 LOG = logging.getLogger(__name__)
-
-
-def meta_data(req):
-    data = {'uuid': req.id, 'name': req.name,
-            'hostname': req.hostname or naming.hostname(req.name),
-            'project_id': req.project_id, 'launch_index': 0,
-            'availability_zone': req.availability_zone or 'nova',
-            'meta': dict(req.properties)}
-    if req.key_data:
-        # OpenStack's meta_data.json carries the key pair twice: cloud-init reads
-        # public_keys, newer agents read keys.
-        data['public_keys'] = {req.key_name: req.key_data}
-        data['keys'] = [{'name': req.key_name, 'type': 'ssh', 'data': req.key_data}]
-    return data
-
-
-def network_data(ports):
-    """network_data.json as the OpenStack metadata service writes it: a subnet's DNS
-    servers as services, no default route without a gateway."""
-    links, networks, services = [], [], []
-    for index, port in enumerate(ports):
-        net = port['network']
-        cidr = ipaddress.ip_network(net['cidr'])
-        link_id = 'tap%d' % index
-        links.append({'id': link_id, 'type': 'phy', 'vif_id': port['id'],
-                      'ethernet_mac_address': port['mac'], 'mtu': 1500})
-        dns = list(net.get('dns_nameservers') or ())
-        networks.append({
-            'id': 'network%d' % index, 'link': link_id, 'type': 'ipv4',
-            'network_id': net['id'], 'ip_address': port['ip'],
-            'netmask': str(cidr.netmask), 'dns_nameservers': dns,
-            'routes': [{'network': '0.0.0.0', 'netmask': '0.0.0.0',
-                        'gateway': net['gateway']}] if net.get('gateway') else [],
-            'services': [{'type': 'dns', 'address': a} for a in dns]})
-        services += [{'type': 'dns', 'address': a} for a in dns
-                     if {'type': 'dns', 'address': a} not in services]
-    return {'links': links, 'networks': networks, 'services': services}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,8 +22,8 @@ class ConfigDrivePayload:
     """
 
     instance_id: str
-    meta_data: dict
-    network_data: dict
+    meta_data: dict | None  # None: the instance has no config drive
+    network_data: dict | None
     user_data_b64: str | None = None
 
 
@@ -74,6 +36,8 @@ class BuildConfigDriveOnHost(base.HostStep):
     Payload = ConfigDrivePayload
 
     def run(self, payload):
+        if payload.meta_data is None:
+            return None  # no drive: the guest reads the metadata service
         user_data = (None if payload.user_data_b64 is None
                      else base64.b64decode(payload.user_data_b64))
         return base.driver().create_config_drive(
@@ -98,11 +62,14 @@ class BuildConfigDrive(base.HostTask):
                              ports)
 
     def _payload(self, instance_id, req, ports):
+        if not req.config_drive:
+            return ConfigDrivePayload(instance_id, None, None)
         # user_data is read here, from the instance row, so it never enters the
         # flow store (TaskFlow persists every task's inputs and results).
         user_data = self.records.user_data(instance_id)
         return ConfigDrivePayload(
-            instance_id, meta_data(req), network_data(ports),
+            instance_id, guest_documents.meta_data(req),
+            guest_documents.network_data(ports),
             None if user_data is None else base64.b64encode(user_data).decode('ascii'))
 
 

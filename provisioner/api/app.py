@@ -120,12 +120,14 @@ def build_app(deployment, extra=None):
     from provisioner.api import compute
     from provisioner.api import identity as identity_api
     from provisioner.api import image
+    from provisioner.api import metadata
     from provisioner.api import network
     from provisioner.api import volume
     return Application(deployment, dict(extra or {}, **{
         '/identity': identity_api.SERVICE,
         '/compute': compute.SERVICE,
         '/image': image.SERVICE,
+        '/metadata': metadata.SERVICE,
         '/network': network.SERVICE,
         '/volume': volume.SERVICE,
     }))

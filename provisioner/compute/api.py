@@ -236,7 +236,8 @@ class ComputeAPI(server_changes.ServerChanges):
                          user_data=None, *, availability_zone=None, server_group=None,
                          properties=None, key_name=None, boot_volume=None,
                          access_ips=None, count=1, fields=None, tags=(),
-                         device_tags=None, requested_host=None, security_groups=None):
+                         device_tags=None, requested_host=None, security_groups=None,
+                         config_drive=False):
         """Validate and record ``count`` boot requests alike, each with its
         not-yet-started flow; (their reservation id, their instance ids).
 
@@ -251,7 +252,9 @@ class ComputeAPI(server_changes.ServerChanges):
         description, hostname, trusted_image_certificates; ``tags``: the servers'
         tags; ``device_tags``: {'nics': [tag or None], 'volumes': [...]} as asked;
         ``requested_host``: the host to boot on (checked to exist);
-        ``security_groups``: the groups (names or ids) the new ports carry.
+        ``security_groups``: the groups (names or ids) the new ports carry;
+        ``config_drive``: a drive asked for (else only by [compute]
+        force_config_drive).
         """
         policy.authorize(self.context, 'instance:boot')
         if count < 1 or (count > 1 and boot_volume is not None):
@@ -303,7 +306,9 @@ class ComputeAPI(server_changes.ServerChanges):
                                 'nics': nics, 'volume_sizes': volume_sizes,
                                 'availability_zone': availability_zone,
                                 'reservation_id': reservation_id,
-                                'launch_index': launch_index}
+                                'launch_index': launch_index,
+                                'config_drive': bool(
+                                    config_drive or CONF.compute.force_config_drive)}
                 if device_tags:
                     request_spec['device_tags'] = device_tags
                 if requested_host:

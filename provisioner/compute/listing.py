@@ -128,6 +128,7 @@ def _record(row):
             'updated_at': row.updated_at, 'launched_at': row.launched_at,
             'has_user_data': row.user_data is not None,
             'boot_from_volume': bool(spec.get('boot_volume')),
+            'config_drive': spec.get('config_drive', True),
             'access_ip_v4': row.access_ip_v4, 'access_ip_v6': row.access_ip_v6,
             'locked_by': row.locked_by, 'locked_reason': row.locked_reason,
             'description': row.description, 'hostname': row.hostname,

@@ -15,6 +15,7 @@ from provisioner.conf import fault_injection
 from provisioner.conf import identity
 from provisioner.conf import image
 from provisioner.conf import libvirt
+from provisioner.conf import metadata
 from provisioner.conf import network
 from provisioner.conf import notifications
 from provisioner.conf import scheduler
@@ -22,7 +23,7 @@ from provisioner.conf import scheduler
 CONF = cfg.CONF
 
 _AREAS = (api, ceph, compute, database, default, engine, fault_injection, identity, image,
-          libvirt, network, notifications, scheduler)
+          libvirt, metadata, network, notifications, scheduler)
 
 for _area in _AREAS:
     _area.register_opts(CONF)

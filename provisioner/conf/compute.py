@@ -36,6 +36,15 @@ compute_opts = [
                default=65536,
                min=0,
                help='Largest user-data accepted by boot, in bytes.'),
+    cfg.BoolOpt('force_config_drive',
+                default=True,
+                help='Give every new server a config drive (Nova\'s [DEFAULT] '
+                     'force_config_drive, whose default is False). On by default: '
+                     'a guest then has its documents with no metadata service '
+                     'set up. False: only a server asking for one (config_drive: '
+                     'true) gets a drive, the others read the metadata service '
+                     '(169.254.169.254). Related options: [metadata] '
+                     'proxy_shared_secret.'),
 ]
 
 def register_opts(conf):

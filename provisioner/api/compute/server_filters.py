@@ -156,7 +156,8 @@ _REGEX_FIELDS = {
     'availability_zone': lambda s: s['availability_zone'] or '',
     'created_at': lambda s: _iso(s['created_at']),
     'launched_at': lambda s: _iso(s['launched_at']),
-    'terminated_at': lambda s: '', 'config_drive': lambda s: 'True',
+    'terminated_at': lambda s: '',
+    'config_drive': lambda s: 'True' if s['config_drive'] else '',
     'description': lambda s: s['description'] or '',
     'hostname': lambda s: s['hostname'] or '',
 }

@@ -9,6 +9,8 @@ anything is written.
 
 import base64
 
+from oslo_utils import strutils
+
 from provisioner.api import common
 from provisioner.api.compute import server_filters
 from provisioner.api.compute.schemas import servers as schemas
@@ -162,6 +164,15 @@ def _user_data(server):
     return None if encoded is None else base64.b64decode(encoded)  # checked: base64
 
 
+def _config_drive(server):
+    """Whether the server asks for a config drive (Nova's _check_config_drive)."""
+    value = server.get('config_drive')
+    try:
+        return bool(value) and strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise wsgi.HTTPError(400, 'Invalid config_drive provided.') from None
+
+
 # References in the body that do not exist are the request's fault: 400, as Nova.
 _BAD_REFERENCE = {'Flavor', 'Image', 'Network', 'Port', 'Server group', 'Volume',
                   'Compute host'}
@@ -267,7 +278,8 @@ def create(req, body):
             tags=server.get('tags', ()), device_tags=_device_tags(server),
             security_groups=[g['name'] for g in server.get('security_groups') or ()
                              if g.get('name')],
-            requested_host=_requested_host(req, server))
+            requested_host=_requested_host(req, server),
+            config_drive=_config_drive(server))
     except exception.NotFound as exc:
         if exc.kwargs.get('kind') == 'Compute host':
             raise wsgi.HTTPError(400, 'Compute host %s could not be found.'

@@ -202,8 +202,11 @@ class ApiCloud(base.Cloud):
         super().__init__(root, cidr)
         self.port = deployment.free_port()
         self.url = 'http://127.0.0.1:%d' % self.port
+        # The metadata service's (tests/functional/api/test_metadata_service.py).
+        self.metadata_secret = secrets.token_hex(16)
         with open(self.config_file, 'a') as conf:
             conf.write(deployment.api_conf(self.port))
+            conf.write('[metadata]\nproxy_shared_secret = %s\n' % self.metadata_secret)
         self.api_log = root / 'provisioner-api.log'
         self.api = None
         self.clouds_yaml = write_clouds_yaml(client_dir / 'clouds.yaml', self.url)

@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from provisioner.compute import guest_documents
 from provisioner.engine.step_records import with_records
 from tests.unit.flows.conftest import boot_request
 
@@ -41,7 +42,7 @@ def test_network_data_routes_only_through_a_gateway():
     port = {'id': 'p1', 'mac': 'fa:16:3e:00:00:01', 'ip': '10.0.0.5',
             'network': {'id': 'n1', 'cidr': '10.0.0.0/24', 'gateway': None,
                         'dns_nameservers': ['10.0.0.2']}}
-    data = configdrive.network_data([port])
+    data = guest_documents.network_data([port])
     assert data['networks'][0]['routes'] == []
     assert data['networks'][0]['netmask'] == '255.255.255.0'
     assert data['services'] == [{'type': 'dns', 'address': '10.0.0.2'}]

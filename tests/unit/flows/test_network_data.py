@@ -1,6 +1,6 @@
 """network_data.json of the config drive: what the guest learns of its subnet."""
 
-from flows.steps import configdrive
+from provisioner.compute import guest_documents
 
 
 def _port(**network):
@@ -10,7 +10,7 @@ def _port(**network):
 
 
 def test_dns_servers_reach_the_guest_and_no_gateway_means_no_route():
-    data = configdrive.network_data([_port(gateway=None,
+    data = guest_documents.network_data([_port(gateway=None,
                                            dns_nameservers=['192.0.2.53'])])
     (network,) = data['networks']
     assert network['routes'] == [] and network['ip_address'] == '10.5.0.7'
@@ -19,6 +19,6 @@ def test_dns_servers_reach_the_guest_and_no_gateway_means_no_route():
 
 
 def test_a_gateway_is_the_default_route():
-    (network,) = configdrive.network_data([_port()])['networks']
+    (network,) = guest_documents.network_data([_port()])['networks']
     assert network['routes'] == [{'network': '0.0.0.0', 'netmask': '0.0.0.0',
                                   'gateway': '10.5.0.1'}]

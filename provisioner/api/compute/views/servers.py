@@ -132,7 +132,7 @@ def detail(req, server, user_data=None, show_groups=False):
         'addresses': _addresses(server),
         'OS-EXT-AZ:availability_zone': server['availability_zone'] or (
             'nova' if server['host'] else ''),
-        'config_drive': 'True',
+        'config_drive': 'True' if server['config_drive'] else '',
         'key_name': server['key_name'],
         'OS-SRV-USG:launched_at': common.isotime_us(server['launched_at'])
         if server['launched_at'] else None,
