@@ -139,6 +139,17 @@ class ServerChanges:
             locks.lock(self.context, self._find(session, name_or_id, 'instance:lock'),
                        reason)
 
+    def reset_state(self, name_or_id, vm_state):
+        """Nova's os-resetState: the state an admin says (active or error), no task."""
+        with db_api.transaction() as session:
+            row = self._find(session, name_or_id, 'instance:reset_state')
+            row.vm_state, row.task_state = vm_state, None
+
+    def check_admin_action(self, name_or_id, action):
+        """The instance, if the caller may ``action`` it (a policy name)."""
+        with db_api.transaction() as session:
+            return self._find(session, name_or_id, action).id
+
     def unlock(self, name_or_id):
         with db_api.transaction() as session:
             locks.unlock(self.context, self._find(session, name_or_id,

@@ -48,6 +48,15 @@ _rules = [
         ('server_group:delete', _MEMBER, 'Delete a server group.',
          'server-group delete'),
     )
+] + [
+    policy.DocumentedRuleDefault(name, _ADMIN, description, [
+        {'path': '/compute/v2.1/servers/{server_id}/action (%s)' % action,
+         'method': 'POST'}])
+    for name, action, description in (
+        ('instance:reset_state', 'os-resetState', 'Set an instance\'s state to active '
+                                                  'or error and clear its task.'),
+        ('instance:inject_network_info', 'injectNetworkInfo',
+         'Inject network information (nothing to do for libvirt guests).'))
 ]
 
 

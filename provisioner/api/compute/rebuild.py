@@ -16,6 +16,7 @@ from provisioner.api.compute.views import servers as views
 from provisioner.api import urls
 from provisioner.api import validation
 from provisioner.api import wsgi
+from provisioner.compute import instances
 
 # Request field -> the instance's column, for the fields of later microversions.
 _LATER_FIELDS = {'description': 'description', 'hostname': 'hostname',
@@ -45,10 +46,19 @@ def changes(body):
 @validation.schema(schemas.REBUILD_V290, '2.90')
 def rebuild_server(req, server_id, body):
     api = compute(req)
+    asked = changes(body)
     instance_id, action_id = api.rebuild(api.server_record(server_id)['id'],
-                                         body['imageRef'], **changes(body))
+                                         body['imageRef'], **asked)
     server = api.server_record(instance_id)  # as Nova answers: status REBUILD
     req.deployment.dispatcher.run_action(instance_id, action_id)
-    return wsgi.json_response({'server': views.updated(req, server)}, 202,
+    view = views.updated(req, server)
+    if req.api_version >= (2, 54):  # Nova's rebuild answer shows what may change
+        view['key_name'] = asked.get('key_name', server['key_name'])
+    if req.api_version >= (2, 57):
+        user_data = (asked['user_data'] if 'user_data' in asked
+                     else instances.user_data(instance_id))
+        view['user_data'] = (None if user_data is None
+                             else base64.b64encode(user_data).decode())
+    return wsgi.json_response({'server': view}, 202,
                               {'Location': urls.service_url(req, 'v2.1', 'servers',
                                                             instance_id)})

@@ -126,6 +126,33 @@ def _unlock(req, server_id, body):
     return wsgi.empty_response(202)
 
 
+@validation.schema(schemas.RESET_STATE)
+def _reset_state(req, server_id, body):
+    api = compute(req)
+    api.reset_state(api.server_record(server_id)['id'], body['state'])
+    return wsgi.empty_response(202)
+
+
+@validation.schema(schemas.NO_ARGUMENT)
+def _inject_network_info(req, server_id, body):
+    """Nova's libvirt driver has nothing to inject either: checked, then done."""
+    api = compute(req)
+    api.check_admin_action(api.server_record(server_id)['id'],
+                           'instance:inject_network_info')
+    return wsgi.empty_response(202)
+
+
+def _not_soft_deleted(action):
+    """restore and forceDelete act on a soft-deleted server; provisioner deletes at
+    once (Nova's reclaim_instance_interval 0), so no server is ever one."""
+    @validation.schema(schemas.NO_ARGUMENT)
+    def act(req, server_id, body):
+        server = compute(req).server_record(server_id)
+        raise wsgi.HTTPError(409, "Cannot '%s' instance %s while it is in vm_state %s"
+                             % (action, server['id'], server['vm_state']))
+    return act
+
+
 # By the names schemas.ACTIONS lets through.
 ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'os-getConsoleOutput': _console_output, 'provisioner:resume': _resume,
@@ -135,7 +162,10 @@ ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'addFixedIp': _network_proxy(schemas.ADD_FIXED_IP),
            'removeFixedIp': _network_proxy(schemas.REMOVE_FIXED_IP),
            'addFloatingIp': _network_proxy(schemas.ADD_FLOATING_IP),
-           'removeFloatingIp': _network_proxy(schemas.REMOVE_FLOATING_IP)}
+           'removeFloatingIp': _network_proxy(schemas.REMOVE_FLOATING_IP),
+           'os-resetState': _reset_state, 'injectNetworkInfo': _inject_network_info,
+           'restore': _not_soft_deleted('restore'),
+           'forceDelete': _not_soft_deleted('forceDelete')}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')

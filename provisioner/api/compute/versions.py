@@ -125,3 +125,12 @@ def versions(req):
 @wsgi.route('GET', '/v2.1', public=True)
 def version(req):
     return wsgi.json_response({'version': version_document(req)})
+
+
+@wsgi.route('GET', '/v2', public=True)
+def legacy_version(req):
+    """The v2.0 version document its link in the list points at (Nova's)."""
+    document = dict(legacy_version_document(req), **{'media-types': [
+        {'base': 'application/json',
+         'type': 'application/vnd.openstack.compute+json;version=2'}]})
+    return wsgi.json_response({'version': document})

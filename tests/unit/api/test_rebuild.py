@@ -207,3 +207,21 @@ def test_key_name_and_user_data_are_replaced_or_unset(cloud, admin_context):  # 
                 **rebuild_api.changes({'key_name': None, 'user_data': None}))
     assert instances.user_data(server_id) is None
     assert instances.current_request(server_id).key_name is None
+
+
+def test_the_answer_shows_key_name_from_2_54_and_user_data_from_2_57(
+        application, cloud, other_image):  # noqa: F811
+    server_id = boot(application, cloud)
+    encoded = base64.b64encode(b'#!/bin/sh\necho hi\n').decode()
+    for version, body, shown in (
+            ('2.53', {}, {}),
+            ('2.54', {}, {'key_name': None}),
+            ('2.57', {'user_data': encoded}, {'key_name': None, 'user_data': encoded}),
+            ('2.57', {}, {'key_name': None, 'user_data': encoded})):
+        response = call(application, 'POST', V + '/servers/%s/action' % server_id,
+                        {'rebuild': dict(body, imageRef=other_image)}, cloud['token'],
+                        headers={'OpenStack-API-Version': 'compute ' + version})
+        assert response.status_int == 202, response.text
+        answered = response.json['server']
+        assert {k: answered[k] for k in ('key_name', 'user_data') if k in answered} \
+            == shown, version

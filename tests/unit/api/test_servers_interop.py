@@ -214,6 +214,10 @@ def test_version_list_has_v2_0_and_v2_1(application):  # noqa: F811
     versions = call(application, 'GET', '/compute/').json['versions']
     assert [(v['id'], v['status']) for v in versions] == [('v2.0', 'SUPPORTED'),
                                                            ('v2.1', 'CURRENT')]
+    for listed in versions:  # each self link answers its own document
+        path = '/compute/' + listed['links'][0]['href'].split('/compute/')[1]
+        shown = call(application, 'GET', path).json['version']
+        assert (shown['id'], shown['status']) == (listed['id'], listed['status'])
 
 
 def test_a_key_pair_shows_an_integer_id(application, cloud):  # noqa: F811
@@ -247,3 +251,28 @@ def test_an_unknown_status_lists_nothing(application, cloud):  # noqa: F811
     for path in ('/servers', '/servers/detail'):
         assert _get(application, path + '?status=non_existing_status',
                     cloud['token'])['servers'] == []
+
+
+def test_admin_state_reset_and_the_actions_of_soft_deletion(
+        application, cloud, member):  # noqa: F811
+    server_id = boot(application, cloud)
+    path = V + '/servers/%s/action' % server_id
+    for action in ({'os-resetState': {'state': 'error'}}, {'injectNetworkInfo': None}):
+        assert call(application, 'POST', path, action, member).status_int == 403
+    assert call(application, 'POST', path, {'os-resetState': {'state': 'paused'}},
+                cloud['token']).status_int == 400
+    assert call(application, 'POST', path, {'os-resetState': {'state': 'error'}},
+                cloud['token']).status_int == 202
+    shown = call(application, 'GET', V + '/servers/' + server_id, token=cloud['token'])
+    assert shown.json['server']['status'] == 'ERROR'
+    errored = call(application, 'GET', V + '/servers?status=ERROR', token=cloud['token'])
+    assert [s['id'] for s in errored.json['servers']] == [server_id]
+    assert call(application, 'POST', path, {'os-resetState': {'state': 'active'}},
+                cloud['token']).status_int == 202
+    assert call(application, 'GET', V + '/servers/' + server_id,
+                token=cloud['token']).json['server']['status'] == 'ACTIVE'
+    assert call(application, 'POST', path, {'injectNetworkInfo': None},
+                cloud['token']).status_int == 202
+    for action in ('restore', 'forceDelete'):
+        refused = call(application, 'POST', path, {action: None}, cloud['token'])
+        assert refused.status_int == 409 and 'vm_state active' in refused.text

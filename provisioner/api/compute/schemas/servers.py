@@ -209,7 +209,8 @@ TAGS = {'type': 'object',
 ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput', 'lock', 'unlock',
            'rebuild', 'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
            'removeSecurityGroup', 'addFixedIp', 'removeFixedIp', 'addFloatingIp',
-           'removeFloatingIp')
+           'removeFloatingIp', 'os-resetState', 'injectNetworkInfo', 'restore',
+           'forceDelete')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'propertyNames': {'enum': list(ACTIONS),
@@ -289,3 +290,8 @@ STATUSES = ('ACTIVE', 'BUILD', 'DELETED', 'ERROR', 'HARD_REBOOT', 'MIGRATING',
             'PASSWORD', 'PAUSED', 'REBOOT', 'REBUILD', 'RESCUE', 'RESIZE',
             'REVERT_RESIZE', 'SHELVED', 'SHELVED_OFFLOADED', 'SHUTOFF', 'SOFT_DELETED',
             'SUSPENDED', 'UNKNOWN', 'VERIFY_RESIZE')
+
+RESET_STATE = {'type': 'object',
+               'properties': {'state': {'type': 'string', 'enum': ['active', 'error']}},
+               'required': ['state'], 'additionalProperties': False}
+NO_ARGUMENT = {'type': 'null'}
