@@ -13,6 +13,7 @@ from provisioner.api.compute import extensions
 from provisioner.api.compute import flavors
 from provisioner.api.compute import flows
 from provisioner.api.compute import hosts
+from provisioner.api.compute import images
 from provisioner.api.compute import hypervisors
 from provisioner.api.compute import instance_actions
 from provisioner.api.compute import ips
@@ -38,4 +39,4 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
     volume_attachments, consoles, migrations, security_groups, hosts, extensions,
-    usage))
+    usage, images))
