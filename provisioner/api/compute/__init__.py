@@ -31,6 +31,7 @@ from provisioner.api.compute import services
 from provisioner.api.compute import usage
 from provisioner.api.compute import versions
 from provisioner.api.compute import volume_attachments
+from provisioner.api.compute import volumes
 from provisioner.api import wsgi
 
 SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
@@ -39,4 +40,4 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
     volume_attachments, consoles, migrations, security_groups, hosts, extensions,
-    usage, images))
+    usage, images, volumes))

@@ -33,8 +33,9 @@ is implemented are advertised; a microversion's request schema is in
     2.33 - hypervisor lists page (limit, marker)
     2.35 - key pair lists page by name (limit, marker)
     2.36 - quota sets and limits drop the network quotas; the image proxy
-           (/images) and the security group proxies (os-security-groups,
-           os-security-group-rules) are gone (404)
+           (/images), the volume proxies (os-volumes, os-snapshots) and the
+           security group proxies (os-security-groups, os-security-group-rules)
+           are gone (404)
     2.37 - create needs ``networks``: a list, "auto" (the project's one network)
            or "none" (no port); network and port ids in the form of a uuid
     2.38 - an unknown status filter is a 400
