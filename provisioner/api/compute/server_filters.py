@@ -98,9 +98,11 @@ def database_filters(req, query):
     if 'all_tenants' in query:
         all_projects = query['all_tenants'].lower() not in _FALSE
     if req.context.is_admin:
+        # As Nova: tenant_id and project_id pick a project of all_tenants only;
+        # without it a list is the caller's own project.
         project = query.get('project_id') or query.get('tenant_id')
-        if project:
-            filters['project_id'], all_projects = project, True
+        if project and all_projects:
+            filters['project_id'] = project
         if query.get('host'):
             filters['host'] = query['host']
     else:

@@ -276,3 +276,14 @@ def test_admin_state_reset_and_the_actions_of_soft_deletion(
     for action in ('restore', 'forceDelete'):
         refused = call(application, 'POST', path, {action: None}, cloud['token'])
         assert refused.status_int == 409 and 'vm_state active' in refused.text
+
+
+def test_tenant_id_picks_a_project_only_with_all_tenants(application, cloud):  # noqa: F811
+    server_id = boot(application, cloud)
+    other = '0123456789abcdef0123456789abcdef'
+    own = call(application, 'GET', V + '/servers?tenant_id=' + other,
+               token=cloud['token']).json['servers']
+    assert [s['id'] for s in own] == [server_id]  # ignored: the caller's project
+    picked = call(application, 'GET', V + '/servers?all_tenants=1&tenant_id=' + other,
+                  token=cloud['token']).json['servers']
+    assert picked == []
