@@ -19,6 +19,7 @@ from provisioner.api.compute import instance_actions
 from provisioner.api.compute import ips
 from provisioner.api.compute import keypairs
 from provisioner.api.compute import migrations
+from provisioner.api.compute import networks
 from provisioner.api.compute import provisioner_ext
 from provisioner.api.compute import security_groups
 from provisioner.api.compute import quotas
@@ -40,4 +41,4 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
     volume_attachments, consoles, migrations, security_groups, hosts, extensions,
-    usage, images, volumes))
+    usage, images, volumes, networks))
