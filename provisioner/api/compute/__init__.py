@@ -7,9 +7,11 @@ response shapes per microversion). A new endpoint is a handler marked with
 ``@wsgi.route`` in its controller, listed below if the controller is new.
 """
 
+from provisioner.api.compute import audit_log
 from provisioner.api.compute import availability_zones
 from provisioner.api.compute import consoles
 from provisioner.api.compute import extensions
+from provisioner.api.compute import external_events
 from provisioner.api.compute import flavors
 from provisioner.api.compute import flows
 from provisioner.api.compute import hosts
@@ -41,4 +43,4 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
     volume_attachments, consoles, migrations, security_groups, hosts, extensions,
-    usage, images, volumes, networks))
+    usage, images, volumes, networks, audit_log, external_events))

@@ -64,3 +64,29 @@ def test_the_extension_list_names_what_is_served(member_client):
     shown = member_client.get(V + '/extensions/os-consoles').json['extension']
     assert shown['alias'] == 'os-consoles'
     assert member_client.get(V + '/extensions/os-nope').status_int == 404
+
+
+def test_the_usage_audit_log_says_no_host_ran_it(admin_client, member_client):
+    log = admin_client.get(V + '/os-instance_usage_audit_log').json[
+        'instance_usage_audit_logs']
+    assert log['num_hosts'] == log['num_hosts_not_run'] == len(log['hosts_not_run']) >= 1
+    assert log['overall_status'] == '0 of %d hosts done. 0 errors.' % log['num_hosts']
+    dated = admin_client.get(V + '/os-instance_usage_audit_log/2026-03-15%2010:00:00')
+    assert (dated.json['instance_usage_audit_log']['period_beginning'],
+            dated.json['instance_usage_audit_log']['period_ending']) == (
+        '2026-02-01 00:00:00', '2026-03-01 00:00:00')
+    assert admin_client.get(V + '/os-instance_usage_audit_log/nope').status_int == 400
+    assert member_client.get(V + '/os-instance_usage_audit_log').status_int == 403
+
+
+def test_external_events_are_acknowledged_for_servers_that_exist(admin_client,
+                                                                  member_client):
+    missing = '8b0a6d2e-9d7a-4a34-9f3b-2f1c1c1c1c1c'
+    events = {'events': [{'name': 'network-changed', 'server_uuid': missing}]}
+    answered = admin_client.post(V + '/os-server-external-events', events)
+    assert answered.status_int == 404
+    assert answered.json['events'][0]['code'] == 404
+    assert member_client.post(V + '/os-server-external-events', events).status_int \
+        == 403
+    assert admin_client.post(V + '/os-server-external-events', {'events': [
+        {'name': 'volume-extended', 'server_uuid': missing}]}).status_int == 400
