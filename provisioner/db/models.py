@@ -154,6 +154,23 @@ class Image(TimestampMixin, Base):
     updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column()
 
 
+class MetadefNamespace(Base):
+    """Glance's metadata definitions namespace; its objects, properties, tags and
+    resource type associations are one JSON document (read and written whole)."""
+
+    __tablename__ = 'metadef_namespaces'
+    namespace: orm.Mapped[str] = orm.mapped_column(sa.String(80), primary_key=True)
+    display_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    visibility: orm.Mapped[str] = orm.mapped_column(sa.String(32))
+    protected: orm.Mapped[bool]
+    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    document: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(default=utcnow)
+    updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        default=utcnow, onupdate=utcnow)
+
+
 class ImageMember(Base):
     """A project a shared image is shared with, and whether it took it (Glance's
     pending, accepted or rejected)."""
