@@ -209,7 +209,7 @@ TAGS = {'type': 'object',
 ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput', 'lock', 'unlock',
            'rebuild', 'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
            'removeSecurityGroup', 'addFixedIp', 'removeFixedIp', 'addFloatingIp',
-           'removeFloatingIp')
+           'removeFloatingIp', 'os-migrateLive')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'propertyNames': {'enum': list(ACTIONS),
