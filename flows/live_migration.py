@@ -2,8 +2,7 @@
 os-migrateLive), its disks shared in Ceph.
 
     guard -> claim on the destination -> prepare the destination -> migrate the
-          domain (source) -> check it runs (destination) -> record -> forget it
-          on the source
+          domain (source) -> record -> forget it on the source
 
 The store holds the instance id, the action id and both hosts, read from the
 migration record the request made. Any step that fails before the record is
@@ -24,7 +23,6 @@ def live_migration_flow():
              migration.ClaimMigrationTarget(c.CLAIM_MIGRATION_TARGET),
              migration.PrepareMigrationTarget(c.PREPARE_MIGRATION_TARGET),
              migration.MigrateDomain(c.MIGRATE_DOMAIN),
-             migration.CheckMigratedGuest(c.CHECK_MIGRATED_GUEST),
              migration.RecordLiveMigration(c.RECORD_LIVE_MIGRATION),
              migration.ForgetMigratedGuest(c.FORGET_MIGRATED_GUEST))
     return flow

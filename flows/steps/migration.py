@@ -10,9 +10,6 @@ halves read and write the database through ``self.records``
 import dataclasses
 import logging
 
-from provisioner.compute import states
-from provisioner import exception
-
 from flows import constants
 from flows.steps import base
 from flows.steps import configdrive
@@ -154,7 +151,8 @@ class MigrateDomain(base.HostTask):
     defined there and undefined here.
 
     Reversion strategy: abort a migration under way: the guest goes on running
-    on the source.
+    on the source. Once libvirt says it moved (or a run again finds it gone from
+    here) it runs on the destination: the steps after this one only record.
     """
 
     host_key = constants.SOURCE_HOST
@@ -168,31 +166,6 @@ class MigrateDomain(base.HostTask):
         return MigratePayload(instance_id,
                               migration['dest_address'] or migration['dest_compute'],
                               dict(migration_target_paths))
-
-
-class MigratedGuestNotRunning(exception.ProvisionerError):
-    msg_fmt = ('Instance %(instance)s is %(state)s on the destination after its live '
-               'migration, not running.')
-
-
-class CheckMigratedGuestOnHost(base.HostStep):
-    name = 'migration.check_guest'
-
-    def run(self, payload):
-        state = base.driver().incoming_state(payload.instance_id)
-        if state != states.RUNNING:
-            raise MigratedGuestNotRunning(instance=payload.instance_id, state=state)
-        return state
-
-
-class CheckMigratedGuest(base.HostTask):
-    """The guest runs on the destination.
-
-    Reversion strategy: none; it changes nothing.
-    """
-
-    host_key = constants.DEST_HOST
-    step = CheckMigratedGuestOnHost
 
 
 class RecordLiveMigration(base.ProvisionerTask):

@@ -74,10 +74,6 @@ class LiveMigration:
         return {'console_log': self.console_log_path(instance_uuid),
                 'config_drive': self.config_drive_path(instance_uuid)}
 
-    def incoming_state(self, instance_uuid):
-        """'running' once the guest runs here (defined and active); else its state."""
-        return self.power_state(instance_uuid)
-
     def abandon_incoming(self, instance_uuid):
         """Undo prepare_incoming unless the guest runs here: a domain that did not
         come up is removed, with the instance's directory."""
@@ -102,13 +98,13 @@ class LiveMigration:
         waits for that migration's end instead of starting another.
         """
         guest = self._guest(instance_uuid)
+        if guest is not None:
+            self._wait_for_job(guest._domain)
+            guest = self._guest(instance_uuid)
         if guest is None:
             return 'moved'  # gone from here: an earlier run moved it
         domain = guest._domain
-        self._wait_for_job(domain)
-        if not domain.isActive():
-            if self._guest(instance_uuid) is None:
-                return 'moved'
+        if not guest.is_active():
             raise exception.HypervisorError(
                 reason='instance %s is not running here: only a running guest is '
                        'live-migrated' % instance_uuid)
@@ -135,6 +131,8 @@ class LiveMigration:
         when the guest runs here afterwards."""
         guest = self._guest(instance_uuid)
         if guest is None:
+            LOG.warning('Instance %s left this host: its migration cannot be '
+                        'aborted any more', instance_uuid)
             return False
         try:
             guest._domain.abortJob()

@@ -20,6 +20,7 @@ import pathlib
 import re
 import secrets
 import shutil
+import signal
 import threading
 import time
 import urllib.parse
@@ -48,6 +49,7 @@ done
 '''
 _TICK = re.compile(r'^COUNTER (\d+)\s*$', re.MULTILINE)
 MAX_GAP = 2.0
+DOOMED = 'lm-engine-doomed'
 
 
 def _ceph_conf(cluster, secret_uuid):
@@ -185,67 +187,130 @@ def _usage(cloud):
     return dict(cloud.query('SELECT name, vcpus_used FROM hosts'))
 
 
-def test_live_migration_keeps_the_guest_running(mcloud, tmp_path):
-    openstack, cloud = mcloud.openstack, mcloud
-    user_data = tmp_path / 'counter.sh'
+@pytest.fixture(scope='module')
+def server(mcloud, tmp_path_factory):
+    """The counting guest, booted from an RBD clone, an RBD volume attached; its
+    server and volume deleted at the end (nothing left in the vms pool)."""
+    openstack = mcloud.openstack
+    user_data = tmp_path_factory.mktemp('user-data') / 'counter.sh'
     user_data.write_text(COUNTER)
-    server = openstack.json('server', 'create', '--flavor', 'tiny', '--image',
-                            cloud.image['id'], '--network', 'net1', '--user-data',
-                            str(user_data), '--wait', 'counter')
+    found = openstack.json('server', 'create', '--flavor', 'tiny', '--image',
+                           mcloud.image['id'], '--network', 'net1', '--user-data',
+                           str(user_data), '--wait', 'counter')
     volume = openstack.json('volume', 'create', '--size', '1', 'lm-vol')
     try:
-        source = server['OS-EXT-SRV-ATTR:host']
-        target = next(worker for worker in WORKERS if worker != source)
-        assert _usage(cloud) == {source: 1, target: 0}
         _wait_volume(openstack, volume['id'], 'available')
-        openstack.run('server', 'add', 'volume', server['id'], volume['id'])
+        openstack.run('server', 'add', 'volume', found['id'], volume['id'])
         _wait_volume(openstack, volume['id'], 'in-use')
-        rbd_disks = ['vms/%s_disk' % server['id'], 'volumes/volume-%s' % volume['id']]
-        assert _domain_disks(cloud, source, server['id']) == (True, rbd_disks)
-
-        with ConsoleWatch(_console_paths(cloud, server['id'])) as watch:
-            before = watch.wait_for(10, timeout=180)
-            openstack.run('--os-compute-api-version', '2.30', 'server', 'migrate',
-                          '--live-migration', '--host', target, server['id'])
-            shown = openstack.wait_for_status(server['id'], 'ACTIVE', timeout=180)
-            after = watch.wait_for(max(watch.seen) + 10)
-        assert shown['OS-EXT-SRV-ATTR:host'] == target
-        assert shown['addresses'] == server['addresses']
-        # The same guest went on counting on the other host, without a long pause.
-        assert after > before + 10
-        gap = watch.largest_gap(before)
-        assert gap < MAX_GAP, 'the guest stopped printing for %.2f s' % gap
-        assert _domain_disks(cloud, target, server['id']) == (True, rbd_disks)
-        assert not _has_domain(cloud, source, server['id'])
-        assert _usage(cloud) == {source: 0, target: 1}
-        console = openstack.run('console', 'log', 'show', server['id']).stdout
-        assert _TICK.search(console), console[-2000:]
-
-        migrations = _compute(cloud, 'GET', '/os-migrations', '2.80')
-        [migration] = [m for m in migrations['migrations']
-                       if m['instance_uuid'] == server['id']]
-        assert (migration['status'], migration['migration_type'],
-                migration['source_compute'], migration['dest_compute']) == (
-            'completed', 'live-migration', source, target)
-        events = openstack.json('server', 'event', 'list', server['id'])
-        assert 'live-migration' in [e['Action'] for e in events]
-
-        # To its own host: 400, nothing changed.
-        refused = openstack.run('--os-compute-api-version', '2.30', 'server', 'migrate',
-                                '--live-migration', '--host', target, server['id'],
-                                check=False)
-        assert refused.returncode != 0 and 'current host' in refused.stderr, \
-            refused.stderr
-        shown = openstack.json('server', 'show', server['id'])
-        assert (shown['status'], shown['OS-EXT-SRV-ATTR:host']) == ('ACTIVE', target)
-        assert len(_compute(cloud, 'GET', '/os-migrations', '2.80')['migrations']) \
-            == len(migrations['migrations'])
-        assert _compute(cloud, 'GET', '/servers/%s/migrations' % server['id'],
-                        '2.23') == {'migrations': []}
+        found['rbd_disks'] = ['vms/%s_disk' % found['id'],
+                              'volumes/volume-%s' % volume['id']]
+        yield found
     finally:
-        openstack.run('server', 'delete', '--wait', server['id'], check=False)
+        openstack.run('server', 'delete', '--wait', found['id'], check=False)
         openstack.run('volume', 'delete', volume['id'], check=False)
-    assert cloud.cluster.rbd('ls', 'vms').stdout.split() == []
+    assert mcloud.cluster.rbd('ls', 'vms').stdout.split() == []
+
+
+def _hosts(openstack, server_id):
+    """(the server's host, the other host)."""
+    source = openstack.json('server', 'show', server_id)['OS-EXT-SRV-ATTR:host']
+    return source, next(worker for worker in WORKERS if worker != source)
+
+
+def _migrate(openstack, server_id, host, check=True):
+    return openstack.run('--os-compute-api-version', '2.30', 'server', 'migrate',
+                         '--live-migration', '--host', host, server_id, check=check)
+
+
+def _assert_moved(cloud, server, watch, before, source, target):
+    """The server ACTIVE on target, same address, one running copy (there), its
+    claim there only; the counter went on with no gap over MAX_GAP."""
+    shown = cloud.openstack.json('server', 'show', server['id'])
+    assert (shown['status'], shown['OS-EXT-SRV-ATTR:host']) == ('ACTIVE', target)
+    assert shown['addresses'] == server['addresses']
+    after = watch.wait_for(max(watch.seen) + 10)
+    assert after > before + 10  # the same guest went on counting: no reboot
+    gap = watch.largest_gap(before)
+    assert gap < MAX_GAP, 'the guest stopped printing for %.2f s' % gap
+    assert _domain_disks(cloud, target, server['id']) == (True, server['rbd_disks'])
+    assert not _has_domain(cloud, source, server['id'])
+    assert _usage(cloud) == {source: 0, target: 1}
+    [migration] = [m for m in _compute(cloud, 'GET', '/os-migrations', '2.80')[
+        'migrations'] if m['instance_uuid'] == server['id']][:1]
+    assert (migration['status'], migration['migration_type'],
+            migration['source_compute'], migration['dest_compute']) == (
+        'completed', 'live-migration', source, target)
+
+
+def _wait_until_on(openstack, server_id, host, timeout=180):
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = openstack.json('server', 'show', server_id)
+        if (shown['status'], shown['OS-EXT-SRV-ATTR:host']) == ('ACTIVE', host):
+            return shown
+        assert time.monotonic() < deadline, 'server %s is %s on %s' % (
+            server_id, shown['status'], shown['OS-EXT-SRV-ATTR:host'])
+        time.sleep(0.5)
+
+
+def test_live_migration_keeps_the_guest_running(mcloud, server):
+    openstack, cloud = mcloud.openstack, mcloud
+    source, target = _hosts(openstack, server['id'])
+    assert _usage(cloud) == {source: 1, target: 0}
+    assert _domain_disks(cloud, source, server['id']) == (True, server['rbd_disks'])
+    with ConsoleWatch(_console_paths(cloud, server['id'])) as watch:
+        before = watch.wait_for(10, timeout=180)
+        _migrate(openstack, server['id'], target)
+        during = _compute(cloud, 'GET', '/servers/' + server['id'], '2.80')['server']
+        assert (during['status'], during['OS-EXT-STS:task_state']) == (
+            'MIGRATING', 'migrating')
+        _wait_until_on(openstack, server['id'], target)
+        _assert_moved(cloud, server, watch, before, source, target)
+    console = openstack.run('console', 'log', 'show', server['id']).stdout
+    assert _TICK.search(console), console[-2000:]
+    events = openstack.json('server', 'event', 'list', server['id'])
+    assert 'live-migration' in [e['Action'] for e in events]
+
+
+def test_a_migration_to_its_own_host_is_refused_and_changes_nothing(mcloud, server):
+    openstack = mcloud.openstack
+    host, other = _hosts(openstack, server['id'])
+    count = len(_compute(mcloud, 'GET', '/os-migrations', '2.80')['migrations'])
+    usage = _usage(mcloud)
+    refused = _migrate(openstack, server['id'], host, check=False)
+    assert refused.returncode != 0 and 'current host' in refused.stderr, refused.stderr
+    shown = openstack.json('server', 'show', server['id'])
+    assert (shown['status'], shown['OS-EXT-SRV-ATTR:host']) == ('ACTIVE', host)
+    assert len(_compute(mcloud, 'GET', '/os-migrations', '2.80')['migrations']) == count
+    assert _usage(mcloud) == usage
+    assert _compute(mcloud, 'GET', '/servers/%s/migrations' % server['id'],
+                    '2.23') == {'migrations': []}
+
+
+def test_an_engine_killed_during_the_move_converges_with_one_running_copy(
+        mcloud, server):
+    """SIGKILL of the engine running the flow while libvirt moves the guest: the
+    next engine takes the flow over (claim_ttl) and runs the move again, which
+    finds the guest gone from its source (or waits for libvirt's migration)."""
+    openstack, cloud = mcloud.openstack, mcloud
+    source, target = _hosts(openstack, server['id'])
+    cloud.retire(distributed.MAIN_ENGINE)  # the doomed engine takes the flow
+    cloud.start('engine', DOOMED, '[engine]\nclaim_ttl = 3\n')
+    since = cloud.log_path(source).stat().st_size
+    try:
+        with ConsoleWatch(_console_paths(cloud, server['id'])) as watch:
+            before = watch.wait_for(max(watch.seen, default=0) + 5, timeout=60)
+            _migrate(openstack, server['id'], target)
+            cloud.wait_for_log(source, 'Running step migrate-domain for instance %s'
+                               % server['id'], since)
+            cloud.stop(DOOMED, signal.SIGKILL)
+            cloud.ensure_engine()
+            _wait_until_on(openstack, server['id'], target)
+            _assert_moved(cloud, server, watch, before, source, target)
+    finally:
+        if DOOMED in cloud.processes:
+            cloud.stop(DOOMED, signal.SIGKILL)
+        cloud.ensure_engine()
 
 
 def _wait_volume(openstack, volume_id, status, timeout=120):
