@@ -204,11 +204,25 @@ def server(mcloud, tmp_path_factory):
         _wait_volume(openstack, volume['id'], 'in-use')
         found['rbd_disks'] = ['vms/%s_disk' % found['id'],
                               'volumes/volume-%s' % volume['id']]
+        # The root disk is a clone of the image's protected snapshot; the key is
+        # in no file of the deployment but its keyring (logs, configs).
+        parent = mcloud.cluster.rbd_json('info', found['rbd_disks'][0])['parent']
+        assert (parent['pool'], parent['image'], parent['snapshot']) == (
+            'images', mcloud.image['id'], 'snap')
+        _assert_key_nowhere(mcloud)
         yield found
     finally:
         openstack.run('server', 'delete', '--wait', found['id'], check=False)
         openstack.run('volume', 'delete', volume['id'], check=False)
     assert mcloud.cluster.rbd('ls', 'vms').stdout.split() == []
+
+
+def _assert_key_nowhere(cloud):
+    key = cloud.cluster.key.encode()
+    ceph_dir = cloud.root / 'ceph'
+    for path in cloud.root.rglob('*'):
+        if path.is_file() and ceph_dir not in path.parents:
+            assert key not in path.read_bytes(), 'the cephx key is in %s' % path
 
 
 def _hosts(openstack, server_id):
@@ -270,6 +284,7 @@ def test_live_migration_keeps_the_guest_running(mcloud, server):
     assert _TICK.search(console), console[-2000:]
     events = openstack.json('server', 'event', 'list', server['id'])
     assert 'live-migration' in [e['Action'] for e in events]
+    _assert_key_nowhere(cloud)
 
 
 def test_a_migration_to_its_own_host_is_refused_and_changes_nothing(mcloud, server):
