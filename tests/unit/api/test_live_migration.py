@@ -9,6 +9,8 @@ import pytest
 import sqlalchemy as sa
 
 from provisioner.catalog import hosts
+from provisioner.compute import instances
+from provisioner.compute import migrations
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner.virt import live_migration
@@ -17,6 +19,7 @@ from tests.unit.api.test_servers import application  # noqa: F401 - fixture
 from tests.unit.api.test_servers import boot
 from tests.unit.api.test_servers import call
 from tests.unit.api.test_servers import cloud  # noqa: F401 - fixture
+from tests.unit import fixtures
 
 V = '/compute/v2.1'
 OTHER = 'host-b'
@@ -146,3 +149,45 @@ def test_destination_xml_names_the_destinations_files():
     assert live_migration.local_disks(
         "<domain><devices><disk type='file' device='disk'><source file='/a/root'/>"
         "</disk></devices></domain>") == ['/a/root']
+
+
+class _Recording(fixtures.InlineDispatcher):
+    """Runs boots; keeps an action's flow for the test to drive step by step."""
+
+    def __init__(self):
+        self.actions = []
+
+    def run_action(self, instance_id, action_id):
+        self.actions.append(action_id)
+
+
+@pytest.mark.parametrize('claimed_first', [True, False])
+def test_the_claims_follow_the_server_once_and_only_once(
+        application, cloud, claimed_first):  # noqa: F811
+    server_id = _boot_with_another_host(application, cloud)
+    source = _server(application, server_id, cloud['token'])['OS-EXT-SRV-ATTR:host']
+    dispatcher = _Recording()
+    fixtures.with_dispatcher(application, dispatcher)
+    response = _migrate(application, server_id, cloud['token'],
+                        {'host': OTHER, 'block_migration': 'auto'})
+    assert response.status_int == 202, response.text
+    [action_id] = dispatcher.actions
+    assert _server(application, server_id, cloud['token'])['status'] == 'MIGRATING'
+    assert _usage() == {source: 1, OTHER: 0}
+    if claimed_first:  # else: an engine died between the claim and its record
+        assert migrations.claim_target(action_id) == OTHER
+        assert migrations.claim_target(action_id) == OTHER  # a step run again
+        assert _usage() == {source: 1, OTHER: 1}
+        assert _migrations(application, cloud['token'], '/servers/%s/migrations'
+                           % server_id, '2.23')[0]['status'] == 'preparing'
+    for _ in range(2):  # the record run again changes nothing more
+        migrations.conclude(action_id, '/elsewhere/console.log')
+        assert _usage() == {source: 0, OTHER: 1}
+    server = _server(application, server_id, cloud['token'])
+    assert (server['status'], server['OS-EXT-SRV-ATTR:host']) == ('ACTIVE', OTHER)
+    assert instances.current_request(server_id).vcpus == 1
+    with db_api.transaction() as session:
+        row = session.get(models.Instance, server_id)
+        assert row.request_spec['console_log'] == '/elsewhere/console.log'
+    [migration] = _migrations(application, cloud['token'])
+    assert migration['status'] == 'completed'
