@@ -107,3 +107,17 @@ FORGET_SNAPSHOT = 'forget-snapshot'
 COPY_GUARD = 'copy-volume-guard'
 COPY_VOLUME_FILE = 'copy-volume-file'
 RECORD_VOLUME_COPY = 'record-volume-copy'
+
+# The live migration flow: guard -> claim on the destination -> prepare it (networks,
+# secret, files) -> libvirt moves the guest -> record -> the source's files removed.
+# The store names both hosts (from the migration record).
+SOURCE_HOST = 'source_host'
+DEST_HOST = 'dest_host'
+MIGRATION_TARGET_PATHS = 'migration_target_paths'
+LIVE_MIGRATION_FLOW = 'live-migrate-instance'
+LIVE_MIGRATION_GUARD = 'live-migration-guard'
+CLAIM_MIGRATION_TARGET = 'claim-migration-target'
+PREPARE_MIGRATION_TARGET = 'prepare-migration-target'
+MIGRATE_DOMAIN = 'migrate-domain'
+RECORD_LIVE_MIGRATION = 'record-live-migration'
+FORGET_MIGRATED_GUEST = 'forget-migrated-guest'

@@ -323,6 +323,9 @@ class HostTask(ProvisionerTask):
     """The engine half of a step that changes the chosen host (see the module doc)."""
 
     runs_on_host = True
+    # The store key naming the host whose worker runs it (a migration's steps run
+    # on its source or its destination).
+    host_key = constants.HOST
     # A cleanup (delete flow) may run later, when its host's worker is back; a boot
     # step may not.
     deferrable = False

@@ -21,6 +21,7 @@ from provisioner.compute import boot_volumes
 from provisioner.compute import instances
 from provisioner.compute import listing
 from provisioner.compute import locks
+from provisioner.compute import migrations
 from provisioner.compute import power
 from provisioner.compute import rebuild
 from provisioner.quota import counters
@@ -456,6 +457,11 @@ class ComputeAPI(server_changes.ServerChanges):
         """Record a rebuild onto ``image`` (provisioner.compute.rebuild);
         (instance id, action id)."""
         return rebuild.request(self, name_or_id, image, **changes)
+
+    def live_migrate(self, name_or_id, host=None, force=False):
+        """Record a live migration (provisioner.compute.migrations); (instance id,
+        action id)."""
+        return migrations.request(self, name_or_id, host=host, force=force)
 
     def power_action(self, name_or_id, action, hard=False):
         """Record a stop, start or reboot; (instance id, action id). Its flow is

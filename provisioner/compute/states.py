@@ -22,6 +22,8 @@ REBOOTING = 'rebooting'
 REBOOTING_HARD = 'rebooting_hard'
 # task_state of a rebuild (Nova's): status REBUILD whatever the vm_state.
 REBUILDING = 'rebuilding'
+# task_state of a live migration (Nova's): status MIGRATING.
+MIGRATING = 'migrating'
 
 # power_state: what the hypervisor says.
 NOSTATE = 'nostate'
@@ -36,7 +38,8 @@ _STATUS = {BUILDING: 'BUILD', ACTIVE: 'ACTIVE', STOPPED: 'SHUTOFF', ERROR: 'ERRO
 # A task that shows as its own status while the instance is in a given vm_state.
 _TASK_STATUS = {(ACTIVE, REBOOTING): 'REBOOT', (ACTIVE, REBOOTING_HARD): 'HARD_REBOOT',
                 (STOPPED, REBOOTING_HARD): 'HARD_REBOOT', (ACTIVE, REBUILDING): 'REBUILD',
-                (STOPPED, REBUILDING): 'REBUILD', (ERROR, REBUILDING): 'REBUILD'}
+                (STOPPED, REBUILDING): 'REBUILD', (ERROR, REBUILDING): 'REBUILD',
+                (ACTIVE, MIGRATING): 'MIGRATING'}
 
 
 def api_status(vm_state, task_state):

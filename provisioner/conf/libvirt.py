@@ -47,6 +47,18 @@ libvirt_opts = [
                     'Related options: [ceph] secret_uuid.'),
     cfg.StrOpt('images_rbd_pool', default='vms',
                help='The RBD pool of root disks when images_type = rbd.'),
+    cfg.StrOpt('live_migration_scheme', default='tcp',
+               choices=[('tcp', 'qemu+tcp://<address>/system: libvirtd listening on '
+                                'TCP (listen_tcp) on the underlay'),
+                        ('tls', 'qemu+tls://<address>/system'),
+                        ('ssh', 'qemu+ssh://<address>/system')],
+               help='How a source host\'s libvirtd reaches the destination\'s in a '
+                    'live migration (Nova\'s live_migration_scheme); the address is '
+                    'the destination\'s [l2] local_ip as its worker reports it, else '
+                    'its host name. The guest\'s memory goes over tcp to that address.'),
+    cfg.IntOpt('live_migration_timeout', default=300, min=1,
+               help='Seconds a live migration step, run again after an engine '
+                    'stopped, waits for the migration an earlier run started.'),
     cfg.StrOpt('resource_prefix',
                regex=r'^[a-z][a-z0-9-]{0,31}$',
                sample_default='<derived from the deployment>',

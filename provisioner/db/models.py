@@ -561,6 +561,33 @@ class Allocation(TimestampMixin, Base):
     disk_gib: orm.Mapped[int]
 
 
+class Migration(TimestampMixin, Base):
+    """A server's move between hosts (Nova's migration record); while it is under
+    way it holds the destination's claim (``dest_claimed``) beside the instance's."""
+
+    __tablename__ = 'migrations'
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True, autoincrement=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36), unique=True, default=lambda: str(uuid.uuid4()))
+    instance_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('instances.id'),
+                                                     index=True)
+    action_id: orm.Mapped[int | None]
+    migration_type: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    source_compute: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    dest_compute: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    dest_address: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    flavor_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    vcpus: orm.Mapped[int]
+    memory_mib: orm.Mapped[int]
+    disk_gib: orm.Mapped[int]
+    dest_claimed: orm.Mapped[bool] = orm.mapped_column(default=False)
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        default=utcnow, onupdate=utcnow)
+
+
 class ServerGroup(TimestampMixin, Base):
     """Instances placed together (affinity) or on distinct hosts (anti-affinity),
     strictly or as far as hosts allow (soft-); names repeat, as Nova's."""

@@ -111,14 +111,14 @@ class RemoteTaskExecutor(tf_executor.TaskExecutor):
         if not getattr(task, 'runs_on_host', False):
             return self._local.execute_task(task, task_uuid, arguments,
                                             progress_callback=progress_callback)
-        return self._submit(self._execute_remote, task, self._host_of(), arguments)
+        return self._submit(self._execute_remote, task, self._host_of(task), arguments)
 
     def revert_task(self, task, task_uuid, arguments, result, failures,
                     progress_callback=None):
         if not getattr(task, 'runs_on_host', False):
             return self._local.revert_task(task, task_uuid, arguments, result, failures,
                                            progress_callback=progress_callback)
-        return self._submit(self._revert_remote, task, self._host_of(), arguments,
+        return self._submit(self._revert_remote, task, self._host_of(task), arguments,
                             result, failures)
 
     def _submit(self, func, task, *args):
@@ -182,5 +182,5 @@ class RemoteStepsEngine(tf_engine.ParallelActionEngine):
         super().__init__(flow, flow_detail, backend, options)
         self._task_executor = RemoteTaskExecutor(options['executor'], self._stored_host)
 
-    def _stored_host(self):
-        return self.storage.fetch(constants.HOST)
+    def _stored_host(self, task):
+        return self.storage.fetch(getattr(task, 'host_key', constants.HOST))

@@ -28,6 +28,7 @@ from taskflow.utils import persistence_utils as tf_p_utils
 
 from provisioner.compute import actions
 from provisioner.compute import instances
+from provisioner.compute import migrations
 from provisioner.compute import rebuild as compute_rebuild
 from provisioner.compute import states
 from provisioner.conf import CONF
@@ -48,6 +49,7 @@ from provisioner.volume import volumes
 from flows import boot
 from flows import constants
 from flows import delete
+from flows import live_migration
 from flows import power
 from flows import rebuild
 from flows import volume
@@ -125,6 +127,8 @@ def action_flow_detail(instance_id, action):
     elif action['action'] == actions.REBUILD:
         flow_name, factory, factory_args = rebuild.factory(
             compute_rebuild.was_stopped(instance_id))
+    elif action['action'] == actions.LIVE_MIGRATION:
+        flow_name, factory, factory_args = live_migration.factory()
     else:
         with db_api.transaction() as session:
             task_state = instances.get_row(session, instance_id).task_state
@@ -330,6 +334,10 @@ def run_action(instance_id, action_id, lease=None, progress=None, on_engine=None
             _notify_start(instance_id, action['action'], action_id)
         store = {constants.ACTION_ID: action_id,
                  constants.HOST: instances.host_of(instance_id)}
+        if action['action'] == actions.LIVE_MIGRATION:  # both hosts, as recorded
+            migration = migrations.for_action(action_id)
+            store.update({constants.SOURCE_HOST: migration['source_compute'],
+                          constants.DEST_HOST: migration['dest_compute']})
         engine = _load_engine(flow_detail, instance_id, remote_steps=lease is not None,
                               store=store)
         with _fenced(flow_detail, lease):

@@ -16,6 +16,7 @@ import sys
 from provisioner.compute import actions
 from provisioner.compute import boot_volumes
 from provisioner.compute import instances
+from provisioner.compute import migrations
 from provisioner.compute import power
 from provisioner.compute import rebuild
 from provisioner.engine import l2pop
@@ -55,6 +56,14 @@ class StepRecords:
     rebuild_was_stopped = _calls(rebuild.was_stopped)
     restore_rebuilt = _calls(rebuild.restore)
     conclude_rebuild = _calls(rebuild.conclude)
+
+    # A live migration: its record, the destination's claim, the outcome.
+    migration_for = _calls(migrations.for_action)
+    set_migration_status = _calls(migrations.set_status)
+    claim_migration_target = _calls(migrations.claim_target)
+    release_migration_target = _calls(migrations.release_target)
+    conclude_migration = _calls(migrations.conclude)
+    abandon_migration = _calls(migrations.abandon)
 
     # Its ports (IPAM).
     allocate_ports = _calls(ipam.allocate_ports)

@@ -25,6 +25,11 @@ _rules = [
          'server reboot'),
         ('instance:rebuild', _MEMBER, 'Rebuild an instance: a new root disk from an '
                                       'image, a new config drive.', 'server rebuild'),
+        ('instance:live_migrate', _ADMIN, 'Move a running instance to another host '
+                                          '(live migration).',
+         'server migrate --live-migration'),
+        ('instance:migrations', _ADMIN, 'List migrations (of every server, or of one).',
+         'server migration list'),
         ('instance:update', _MEMBER, 'Rename an instance, set its access addresses '
                                      'or metadata.', 'server set'),
         ('instance:lock', _MEMBER, 'Lock an instance: then only an admin acts on it.',

@@ -2,6 +2,7 @@
 
 Nova's actions ``os-stop``, ``os-start``, ``reboot``, ``rebuild``
 (provisioner.api.compute.rebuild), ``os-getConsoleOutput``,
+``os-migrateLive`` (provisioner.api.compute.migrate_server),
 ``lock`` and ``unlock`` (while locked, only an admin acts on the server),
 ``addSecurityGroup`` and ``removeSecurityGroup`` (the server's ports carry the
 groups), plus two documented provisioner actions on an interrupted boot:
@@ -13,6 +14,7 @@ persisted flow, with revert, like the boot. The body names one action
 by the action's own schema.
 """
 
+from provisioner.api.compute import migrate_server
 from provisioner.api.compute import rebuild
 from provisioner.api.compute.schemas import servers as schemas
 from provisioner.api.compute.servers import compute
@@ -165,7 +167,8 @@ ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'removeFloatingIp': _network_proxy(schemas.REMOVE_FLOATING_IP),
            'os-resetState': _reset_state, 'injectNetworkInfo': _inject_network_info,
            'restore': _not_soft_deleted('restore'),
-           'forceDelete': _not_soft_deleted('forceDelete')}
+           'forceDelete': _not_soft_deleted('forceDelete'),
+           'os-migrateLive': migrate_server.migrate_live}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')

@@ -37,13 +37,15 @@ OPERATOR_COMMANDS = ('db-sync', 'bootstrap', 'token-keys', 'audit', 'host teardo
 class DistributedCloud(base.Cloud):
     """provisioner-api, engines and workers as daemons; the CLI talks to the API."""
 
-    def __init__(self, root, cidr, hosts):
+    def __init__(self, root, cidr, hosts, extra_conf=''):
+        """``extra_conf``: what every daemon's configuration adds (Ceph's)."""
         super().__init__(root, cidr)
         self.namespace_hosts = hosts
         try:
             self.deployment = deployment.Deployment(root, self.state_path,
                                                     'qemu:///system', self.prefix,
-                                                    env=self.env, hosts=hosts)
+                                                    env=self.env, hosts=hosts,
+                                                    extra_conf=extra_conf)
         except (deployment.Unavailable, ImportError) as exc:
             pytest.skip(str(exc))
         self.config_file = self.deployment.config_file

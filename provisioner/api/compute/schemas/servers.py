@@ -210,7 +210,7 @@ ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput', 'lock', 'unlo
            'rebuild', 'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
            'removeSecurityGroup', 'addFixedIp', 'removeFixedIp', 'addFloatingIp',
            'removeFloatingIp', 'os-resetState', 'injectNetworkInfo', 'restore',
-           'forceDelete')
+           'forceDelete', 'os-migrateLive')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'propertyNames': {'enum': list(ACTIONS),
