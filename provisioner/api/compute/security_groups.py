@@ -96,6 +96,11 @@ def update(req, group_id):
     return wsgi.json_response({'security_group': _shown(req, group)})
 
 
+@wsgi.route('DELETE', '/v2.1/os-security-groups')
+def delete_without_id(req):
+    raise wsgi.HTTPError(404, 'The resource could not be found.')
+
+
 @wsgi.route('DELETE', '/v2.1/os-security-groups/{group_id}')
 def delete(req, group_id):
     _check(req, group_id)

@@ -1,7 +1,8 @@
 """Nova's os-simple-tenant-usage: every project's usage for admins, one project's
 for its members (provisioner.compute.usage counts it). ``start`` and ``end`` are
 UTC times (now when left out; an end in the future is now); ``detailed=1`` lists
-each server. From 2.40 ``limit`` and ``marker`` page over the servers.
+each server in the list of every project (one project's usage always does). From
+2.40 ``limit`` and ``marker`` page over the servers.
 """
 
 import datetime
@@ -53,7 +54,7 @@ def _shown(summary):
     return view
 
 
-def _usages(req, project_id=None):
+def _usages(req, project_id=None, detailed=None):
     queries.check(req, ('start', 'end', 'detailed', 'limit', 'marker')
                   if req.api_version >= (2, 40) else ('start', 'end', 'detailed'))
     start, stop = _period(req)
@@ -63,7 +64,8 @@ def _usages(req, project_id=None):
         marker = req.GET.get('marker')
     try:
         summaries, servers = usage.tenant_usages(
-            start, stop, project_id, detailed=req.GET.get('detailed') == '1',
+            start, stop, project_id,
+            detailed=req.GET.get('detailed') == '1' if detailed is None else detailed,
             limit=limit, marker=marker)
     except exception.Invalid as exc:
         raise wsgi.HTTPError(400, exc.kwargs.get('reason', str(exc))) from None
@@ -76,6 +78,8 @@ def _usages(req, project_id=None):
 
 @wsgi.route('GET', '/v2.1/os-simple-tenant-usage')
 def index(req):
+    if req.path_info.endswith('/'):  # Nova's route of an empty project id
+        return show(req, '')
     hypervisors.require_admin(req, "Every project's usage")
     summaries, links = _usages(req)
     body = {'tenant_usages': summaries}
@@ -88,7 +92,7 @@ def index(req):
 def show(req, tenant_id):
     if tenant_id != req.context.project_id:
         hypervisors.require_admin(req, "Another project's usage")
-    summaries, links = _usages(req, tenant_id)
+    summaries, links = _usages(req, tenant_id, detailed=True)  # Nova's show lists all
     body = {'tenant_usage': summaries[0] if summaries else {}}
     if links:
         body['tenant_usage_links'] = links

@@ -294,4 +294,5 @@ STATUSES = ('ACTIVE', 'BUILD', 'DELETED', 'ERROR', 'HARD_REBOOT', 'MIGRATING',
 RESET_STATE = {'type': 'object',
                'properties': {'state': {'type': 'string', 'enum': ['active', 'error']}},
                'required': ['state'], 'additionalProperties': False}
-NO_ARGUMENT = {'type': 'null'}
+# Nova reads nothing of these actions' argument: null or {}.
+NO_ARGUMENT = {'type': ['object', 'null'], 'properties': {}, 'additionalProperties': False}
