@@ -24,9 +24,10 @@ def public_base_url(req):
 def _service_base(req):
     """public_base_url + the service's script name, worked out once per request
     and script name (a list of a thousand servers asks for two thousand links)."""
+    script_name = req.environ.get('SCRIPT_NAME', '')  # as is: the key alone
     cached = req.environ.get(_BASE_KEY)
-    if cached is None or cached[0] != req.script_name:
-        cached = (req.script_name, public_base_url(req) + req.script_name)
+    if cached is None or cached[0] != script_name:
+        cached = (script_name, public_base_url(req) + req.script_name)
         req.environ[_BASE_KEY] = cached
     return cached[1]
 

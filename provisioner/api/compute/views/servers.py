@@ -76,19 +76,22 @@ def _flavor(req, server):
             'extra_specs': dict(flavor.get('extra_specs') or {})}
 
 
+# The fields microversions 2.9 - 2.73 add to every full view of a server, in order.
+_VERSIONED = (
+    ((2, 9), 'locked', lambda server: bool(server['locked_by'])),
+    ((2, 19), 'description', lambda server: server['description']),
+    ((2, 26), 'tags', lambda server: list(server['tags'])),
+    ((2, 63), 'trusted_image_certificates',
+     lambda server: list(server['trusted_certs']) if server['trusted_certs'] else None),
+    ((2, 73), 'locked_reason', lambda server: server['locked_reason']))
+
+
 def _versioned(req, server, view, show_groups):
     """The fields microversions 2.9 - 2.73 add to every full view of a server."""
     version = req.api_version
-    for since, key, value in (
-            ((2, 9), 'locked', lambda: bool(server['locked_by'])),
-            ((2, 19), 'description', lambda: server['description']),
-            ((2, 26), 'tags', lambda: list(server['tags'])),
-            ((2, 63), 'trusted_image_certificates',
-             lambda: list(server['trusted_certs']) if server['trusted_certs']
-             else None),
-            ((2, 73), 'locked_reason', lambda: server['locked_reason'])):
+    for since, key, value in _VERSIONED:
         if version >= since:
-            view[key] = value()
+            view[key] = value(server)
     if show_groups and version >= (2, 71):
         view['server_groups'] = list(server['server_groups'])
 
