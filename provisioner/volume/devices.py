@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from provisioner.conf import CONF
 from provisioner.db import models
+from provisioner import exception
 from provisioner import naming
 
 PREFIX = '/dev/vd'
@@ -58,7 +59,11 @@ def reserve(session, inst, requested=None):
     against a concurrent attach): ``requested`` if free, else the first free one."""
     taken = held(session, inst)
     if requested:
-        wanted = PREFIX + _PATTERN.match(requested).group(2)
+        found = _PATTERN.match(requested)
+        if found is None:  # the API's schema says so first, in Nova's words
+            raise exception.Invalid(reason='the supplied device path (%s) is invalid'
+                                           % requested)
+        wanted = PREFIX + found.group(2)
         if wanted not in taken:
             return wanted
     index = 1

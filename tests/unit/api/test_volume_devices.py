@@ -1,7 +1,15 @@
 """The device of a volume attachment: reserved by POST os-volume_attachments (Nova's
 reservation), then shown by the list, the volume and the domain alike."""
 
+import types
+import uuid
+
+import pytest
+
+from provisioner.db import api as db_api
+from provisioner import exception
 from provisioner import virt
+from provisioner.volume import devices
 from tests.unit.api.test_servers import call
 from tests.unit.api.test_volume_service import application  # noqa: F401 (fixture)
 from tests.unit.api.test_volume_service import attach
@@ -44,3 +52,19 @@ def test_attach_reserves_the_device(application, vcloud):  # noqa: F811
          token=vcloud['token'])
     again = attach(application, vcloud, server_id, first)
     assert again.json['volumeAttachment']['device'] == '/dev/vdc'
+
+
+def test_the_boot_volumes_and_a_virtio_config_drive_are_held(conf):
+    """vda the root, vdb and vdc the volumes made with the boot, vdd the config
+    drive (on virtio only); a requested name takes the root's prefix, as Nova's."""
+    inst = types.SimpleNamespace(id=str(uuid.uuid4()),
+                                 request_spec={'volume_sizes': [1, 2]})
+    with db_api.transaction() as session:
+        assert devices.reserve(session, inst) == '/dev/vde'
+        assert devices.reserve(session, inst, '/dev/vdb') == '/dev/vde'
+        assert devices.reserve(session, inst, '/dev/xvdz1') == '/dev/vdz'
+        with pytest.raises(exception.Invalid):
+            devices.reserve(session, inst, 'vdb')
+    conf.set_override('config_drive_bus', 'ide', 'libvirt')
+    with db_api.transaction() as session:
+        assert devices.reserve(session, inst) == '/dev/vdd'
