@@ -18,6 +18,17 @@ def boot_volume_id(instance_id):
     return str(uuid.uuid5(uuid.UUID(instance_id), 'boot-volume'))
 
 
+def disk_letters(index):
+    """The letters of the ``index``-th disk on a bus: a..z, then aa.., as the Linux
+    kernel names them (vda, vdb, ... vdaa)."""
+    letters = ''
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(ord('a') + rem) + letters
+    return letters
+
+
 def hostname(instance_name):
     """The guest's hostname: the instance name folded to an RFC 1123 label (the
     config drive gives it to the guest; Nova's API shows it to admins)."""

@@ -33,6 +33,9 @@ class VolumePayload:
     image_sha256: str | None = None
     image_format: str | None = None
     readonly: bool = False  # Cinder's read-only flag: plugged in as a read-only disk
+    # The device the attach reserved (/dev/vdc): the host plugs the volume in under
+    # it. None from a flow of the previous release: the host chooses.
+    device: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,7 +74,8 @@ def _detach(payload):
 
 def _attach(payload):
     return base.driver().attach_volume(payload.instance_id, payload.volume_id,
-                                       readonly=payload.readonly)
+                                       readonly=payload.readonly,
+                                       device=payload.device)
 
 
 class _VolumeHostTask(base.HostTask):
@@ -116,8 +120,8 @@ class MakeVolume(_VolumeHostTask):
 
 
 class PlugVolumeOnHost(base.HostStep):
-    """Hot-plug the volume into the server's domain; returns its device (/dev/vdc).
-    Undo unplugs it again."""
+    """Hot-plug the volume into the server's domain under the device the attach
+    reserved; returns its device (/dev/vdc). Undo unplugs it again."""
 
     name = 'attach.plug'
     Payload = VolumePayload

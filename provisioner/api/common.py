@@ -54,11 +54,15 @@ def page(req, items, key='id'):
     return items[:limit], len(items) > limit
 
 
-def paged_response(req, collection, items, view, after_full_page=False):
+def paged_response(req, collection, items, view, after_full_page=False, prepare=None):
     """``{collection: [view of each item of the page]}``, with Nova's and Cinder's
     ``<collection>_links`` next link when more items remain, or (``after_full_page``,
-    Cinder's rule) after any full page, even when it was the last."""
+    Cinder's rule) after any full page, even when it was the last. ``prepare``, if
+    given, is called with the page's items before the views (to read what they
+    need for the whole page at once)."""
     shown, more = page(req, items)
+    if prepare is not None:
+        prepare(shown)
     body = {collection: [view(req, item) for item in shown]}
     if shown and (more or (after_full_page and len(shown) == _limit(req))):
         body[collection + '_links'] = urls.next_link(

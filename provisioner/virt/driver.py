@@ -306,16 +306,17 @@ class LibvirtDriver(host_networks.HostNetworks, rebuild_files.RebuildFiles,
         storage.grow_volume(pool, name, int(size_gib) * GIB)
         return path
 
-    def attach_volume(self, instance_uuid, volume_id, readonly=False):
+    def attach_volume(self, instance_uuid, volume_id, readonly=False, device=None):
         """Hot-plug the volume into the domain (live and defined), read-only if
-        asked; its device."""
+        asked, under ``device`` (/dev/vdc) if given and free; its device."""
         guest = self._defined_guest(instance_uuid, 'attaching a volume to')
         path = self.volume_path(volume_id)
         if not path:
             raise exception.HypervisorError(reason='volume %s has no file on this host'
                                                    % volume_id)
         rbd = ceph.ensure_secret(self._conn()) if ceph.is_rbd(path) else None
-        return '/dev/' + hotplug.attach(guest, path, volume_id, readonly, rbd)
+        target = device.rsplit('/', 1)[-1] if device else None
+        return '/dev/' + hotplug.attach(guest, path, volume_id, readonly, rbd, target)
 
     def detach_volume(self, instance_uuid, volume_id, timeout):
         """Unplug the volume, waiting up to ``timeout`` s for the guest to let go."""

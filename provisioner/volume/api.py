@@ -28,6 +28,7 @@ from provisioner import exception
 from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
+from provisioner.volume import devices
 from provisioner.volume import rules
 from provisioner.volume import snapshots
 from provisioner.volume import volumes
@@ -310,8 +311,10 @@ class VolumeAPI(rules.Described):
 
     # -- attachments (Nova's os-volume_attachments) ---------------------------------
 
-    def _server(self, session, instance_id, action):
-        inst = session.get(models.Instance, instance_id)
+    def _server(self, session, instance_id, action, lock=False):
+        """The server's row (``lock``: against another attach choosing a device at
+        the same time)."""
+        inst = session.get(models.Instance, instance_id, with_for_update=lock or None)
         if inst is None or inst.vm_state == states.DELETED:
             raise exception.NotFound(kind='Instance', name=instance_id)
         policy.authorize_owned(self.context, action, inst.project_id, 'Instance',
@@ -338,12 +341,13 @@ class VolumeAPI(rules.Described):
                                                  % volume_id)
         return action_id
 
-    def request_attach(self, instance_id, volume_id, tag=None):
+    def request_attach(self, instance_id, volume_id, tag=None, device=None):
         """Check and record an attachment (volume attaching, an attach action) with
-        its device ``tag``; the action's id (its flow is built from it by whoever
-        runs it)."""
+        its device ``tag`` and its device name, reserved now (``device`` if the
+        server does not hold it; provisioner.volume.devices): (the action's id,
+        the device). The action's flow is built from it by whoever runs it."""
         with db_api.transaction() as session:
-            inst = self._server(session, instance_id, 'volume:attach')
+            inst = self._server(session, instance_id, 'volume:attach', lock=True)
             row = self._get(session, volume_id, 'volume:attach')
             if row.status != AVAILABLE:
                 raise exception.InvalidVolume(
@@ -356,9 +360,10 @@ class VolumeAPI(rules.Described):
                            '%s; hosts share no storage, so it can only be attached to '
                            'servers on %s.' % (volume_id, row.host, instance_id,
                                                inst.host, row.host))
+            device = devices.reserve(session, inst, device)
             return self._record_action(session, instance_id, volume_id, ATTACH,
                                        AVAILABLE, ATTACHING, instance_id=instance_id,
-                                       attachment_tag=tag)
+                                       attachment_tag=tag, device=device), device
 
     def request_detach(self, instance_id, volume_id):
         """Check and record a detachment; the action's id."""

@@ -102,12 +102,13 @@ def _describe(vol, row, root_disk):
 
 def source(volume_id):
     """What the host needs to make and plug the volume: {size_gib, fresh, readonly,
-    image_* (a fresh volume made from an image)}. ``fresh``: no host holds its
-    bytes yet; ``readonly``: Cinder's flag, the guest gets a read-only disk."""
+    device, image_* (a fresh volume made from an image)}. ``fresh``: no host holds
+    its bytes yet; ``readonly``: Cinder's flag, the guest gets a read-only disk;
+    ``device``: the one its attach reserved (provisioner.volume.devices)."""
     with db_api.transaction() as session:
         row = session.get(models.Volume, volume_id)
         info = {'size_gib': row.size_gib, 'fresh': row.host is None,
-                'readonly': bool(row.readonly)}
+                'readonly': bool(row.readonly), 'device': row.device}
         image = (session.get(models.Image, row.image_id)
                  if row.image_id and row.host is None else None)
         if row.image_id and row.host is None and image is None:

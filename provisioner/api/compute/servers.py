@@ -21,6 +21,7 @@ from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.compute import api as compute_api
 from provisioner.compute import instances
+from provisioner.compute import listing
 from provisioner import exception
 from provisioner.network import security_groups as network_security_groups
 from provisioner.network import service as networks
@@ -311,8 +312,8 @@ def _servers(req):
     return server_filters.matching(servers, query, status and status.upper())
 
 
-def _list(req, view):
-    return common.paged_response(req, 'servers', _servers(req), view)
+def _list(req, view, prepare=None):
+    return common.paged_response(req, 'servers', _servers(req), view, prepare=prepare)
 
 
 @wsgi.route('GET', '/v2.1/servers')
@@ -322,10 +323,17 @@ def index(req):
 
 @wsgi.route('GET', '/v2.1/servers/detail')
 def detail(req):
-    # Extended attributes (2.3) would need each server's user data: admins only,
-    # and read per server only at that microversion.
+    # Extended attributes (2.3) need the servers' user data: admins only, at that
+    # microversion, read for the page in one query.
     if req.context.is_admin and req.api_version >= (2, 3):
-        return _list(req, lambda r, s: views.detail(r, s, _user_data_of(s)))
+        user_data = {}
+
+        def read_user_data(shown):
+            user_data.update(listing.user_data(
+                [s['id'] for s in shown if s['has_user_data']]))
+
+        return _list(req, lambda r, s: views.detail(r, s, user_data.get(s['id'])),
+                     read_user_data)
     return _list(req, views.detail)
 
 

@@ -5,11 +5,12 @@
 host if it has none yet and hot-plugs it into the domain; ``server remove volume``
 DELETEs, and a ``detach_volume`` flow unplugs it, waiting for the guest to let go.
 Both answer at once (200 / 202, as Nova's), the volume showing attaching or
-detaching until the flow ends. The shapes per version are
-views/volume_attachments.py's; from 2.49 an attach takes a device ``tag``; from
-2.79 ``delete_on_termination``, which 2.85's PUT may restate: an attached volume
-of the volume service outlives the server (false), a volume made with the boot
-goes with it (true), and provisioner changes neither.
+detaching until the flow ends; the attach answers the device it reserved for the
+volume (provisioner.volume.devices), under which the host plugs it in. The shapes
+per version are views/volume_attachments.py's; from 2.49 an attach takes a device
+``tag``; from 2.79 ``delete_on_termination``, which 2.85's PUT may restate: an
+attached volume of the volume service outlives the server (false), a volume made
+with the boot goes with it (true), and provisioner changes neither.
 """
 
 from provisioner.api.compute import queries
@@ -70,13 +71,13 @@ def attach(req, server_id, body):
     spec = body['volumeAttachment']
     _no_deleting(spec)
     volume_id = spec['volumeId']
-    action_id = volume_api.VolumeAPI(req.context).request_attach(
-        instance_id, volume_id, spec.get('tag'))
+    action_id, device = volume_api.VolumeAPI(req.context).request_attach(
+        instance_id, volume_id, spec.get('tag'), spec.get('device'))
     req.deployment.dispatcher.run_action(instance_id, action_id)
-    # The device is the host's choice, known once the flow plugged the volume in.
+    # The device is reserved with the attach; the host plugs the volume in under it.
     return wsgi.json_response({'volumeAttachment': views.attachment(
         req, instance_id, {'id': volume_id, 'index': None,
-                           'attachment_tag': spec.get('tag')}, created=True)})
+                           'attachment_tag': spec.get('tag')}, device, created=True)})
 
 
 @wsgi.route('PUT', '/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}')

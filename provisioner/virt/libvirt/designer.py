@@ -2,11 +2,11 @@
 
 import ipaddress
 import re
-import string
 
 from lxml import etree
 
 from provisioner import exception
+from provisioner import naming
 from provisioner.virt.libvirt import config
 
 # Device name prefix per bus, as guests' kernels will name them.
@@ -28,13 +28,7 @@ def dhcp_hostname(name):
 
 def dev_name(bus, index):
     # vda..vdz, then vdaa.. like the Linux kernel names them.
-    letters = string.ascii_lowercase
-    suffix = ''
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        suffix = letters[rem] + suffix
-    return _DEV_PREFIX[bus] + suffix
+    return _DEV_PREFIX[bus] + naming.disk_letters(index)
 
 
 def _single_line(text):

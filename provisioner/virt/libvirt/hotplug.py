@@ -2,7 +2,8 @@
 
 A volume's disk is a virtio disk whose serial is the volume id (as Nova's, cut to
 the 20 characters virtio keeps), so a guest finds it under /dev/disk/by-id. The
-target name is the first vdX no disk of the domain (live or defined) uses; a volume
+target name is the one the attach reserved (the API answered it), else, or if a
+disk of the domain (live or defined) holds it, the first vdX none uses; a volume
 already plugged in is found by its source file and adopted, so a step run again
 after a crash attaches nothing twice.
 """
@@ -49,13 +50,27 @@ def disk_xml(path, target, volume_id, readonly=False, rbd=None):
                             readonly=readonly, rbd=rbd).to_xml()
 
 
-def attach(guest, path, volume_id, readonly=False, rbd=None):
+def _target(guest, path, wanted):
+    """The target the volume's file is plugged in (or is to be): where it already
+    is, else ``wanted`` if no disk holds it, else the first free one."""
+    target = target_of(guest, path)
+    if target is not None:
+        return target
+    if wanted and wanted not in _targets(guest):
+        return wanted
+    if wanted:
+        LOG.warning('Target %s of %s holds another disk: %s goes in as the first '
+                    'free target instead', wanted, guest.name, path)
+    return free_target(guest)
+
+
+def attach(guest, path, volume_id, readonly=False, rbd=None, target=None):
     """Plug the volume's file in (``readonly``: as a read-only disk), live (if the
-    domain runs) and in the definition; its target dev. A half-plugged volume (live
-    only, or defined only) is completed.
+    domain runs) and in the definition, as ``target`` (vdc) if free; its target
+    dev. A half-plugged volume (live only, or defined only) is completed.
     """
     live, defined = guest.disks(live=True), guest.disks(live=False)
-    target = target_of(guest, path) or free_target(guest)
+    target = _target(guest, path, target)
     xml = disk_xml(path, target, volume_id, readonly, rbd)
     if defined.get(target) != path:
         guest.attach_device(xml, live=False)

@@ -101,11 +101,14 @@ def test_create_attach_detach_delete(api_cloud, openstack, server):
     volume = openstack.json('volume', 'create', '--size', '1', 'vol1')
     assert (volume['status'], volume['size']) == ('available', 1)
     try:
-        openstack.run('server', 'add', 'volume', server, volume['id'])
+        # The answer names the device at once (reserved, as Nova's), the one the
+        # attachment then shows and the guest sees.
+        added = openstack.json('server', 'add', 'volume', server, volume['id'])
         shown = _wait_for_volume(http, volume['id'], 'in-use')
         [attachment] = shown['attachments']
         device = attachment['device'].removeprefix('/dev/')
         assert attachment['server_id'] == server and device not in boot_disks
+        assert added['Device'] == attachment['device']
         # The running guest sees the new virtio disk.
         _wait('the guest to see %s' % device, lambda: device in _disks(http, server))
         assert str(_volume_file(api_cloud, volume['id'])) in _domain_disks(server)

@@ -115,9 +115,9 @@ def attachments_path(server_id, volume_id=''):
         server_id, '/' + volume_id if volume_id else '')
 
 
-def attach(application, vcloud, server_id, volume_id):
+def attach(application, vcloud, server_id, volume_id, **spec):
     return call(application, 'POST', attachments_path(server_id),
-                {'volumeAttachment': {'volumeId': volume_id}}, vcloud['token'])
+                {'volumeAttachment': dict(spec, volumeId=volume_id)}, vcloud['token'])
 
 
 def test_create_update_extend_delete(application, vcloud):
@@ -177,6 +177,7 @@ def test_attach_detach_delete(application, vcloud):
     device = shown['attachments'][0]['device']
     assert shown['attachments'][0]['server_id'] == server_id and device.startswith(
         '/dev/vd')
+    assert response.json['volumeAttachment']['device'] == device  # reserved at POST
     driver = virt.get_driver()
     assert probes.volume_attached(driver, server_id, volume['id']) == device
     listed = call(application, 'GET', attachments_path(server_id),
@@ -441,7 +442,7 @@ def test_attachment_microversions(application, vcloud):
     assert created.status_int == 200, created.text
     assert created.json['volumeAttachment'] == {
         'id': volume['id'], 'volumeId': volume['id'], 'serverId': server_id,
-        'device': None, 'tag': 'data', 'delete_on_termination': False}
+        'device': '/dev/vdc', 'tag': 'data', 'delete_on_termination': False}
 
     def shown(version):
         return call(application, 'GET', attachments_path(server_id, volume['id']),

@@ -36,7 +36,7 @@ def volume(admin_context):
 @pytest.fixture
 def attach(admin_context, server, volume):
     """An attach the API recorded (volume attaching): its action and payload."""
-    action_id = volume_api.VolumeAPI(admin_context).request_attach(
+    action_id, _device = volume_api.VolumeAPI(admin_context).request_attach(
         server, volume)
     payload = with_records(steps.VolumeActionGuard(c.VOLUME_ACTION_GUARD)).execute(
         instance_id=server, volume_id=volume)
@@ -61,8 +61,10 @@ def plugged(monkeypatch):
 def test_guard_provides_the_payload_and_its_revert_restores_the_volume(
         server, volume, attach):
     action_id, payload = attach
+    # The device the attach reserved: vda the root, vdb the config drive.
     assert payload == dataclasses.asdict(steps.VolumePayload(
-        instance_id=server, volume_id=volume, size_gib=1, fresh=True))
+        instance_id=server, volume_id=volume, size_gib=1, fresh=True,
+        device='/dev/vdc'))
     assert _status(volume) == 'attaching'
     guard = with_records(steps.VolumeActionGuard(c.VOLUME_ACTION_GUARD))
     failures = {c.PLUG_VOLUME: tf_failure.Failure.from_exception(
@@ -70,7 +72,8 @@ def test_guard_provides_the_payload_and_its_revert_restores_the_volume(
     for _ in range(2):  # idempotent
         guard.revert(server, action_id, volume, False, result=payload,
                      flow_failures=failures)
-    assert _status(volume) == 'available'
+    [vol] = volumes.describe(volume_id=volume)
+    assert (vol['status'], vol['device']) == ('available', None)  # given back
     assert actions.get_by_id(action_id)['message'] == (
         'Error: plug-volume: Hypervisor error: no slot left')
 
@@ -94,7 +97,9 @@ def test_plug_then_unplug_and_their_reverts(server, attach, plugged):
     steps.MakeVolume(c.MAKE_VOLUME).execute(volume_payload=payload)
     plug = steps.PlugVolume(c.PLUG_VOLUME)
     device = plug.execute(volume_payload=payload)
-    assert plugged(server) == [device.rpartition('/')[2]]
+    assert device == payload['device'] == '/dev/vdc'  # as the attach reserved it
+    assert plugged(server) == ['vdc']
+    assert plug.execute(volume_payload=payload) == device  # run again: adopted
     for _ in range(2):
         plug.revert(volume_payload=payload, result=device)
     assert plugged(server) == []
@@ -105,6 +110,16 @@ def test_plug_then_unplug_and_their_reverts(server, attach, plugged):
     assert plugged(server) == []
     unplug.revert(volume_payload=payload, result=None)  # plugged back: still in-use
     assert plugged(server) == [device.rpartition('/')[2]]
+
+
+def test_plug_takes_a_free_target_when_a_disk_holds_the_reserved_one(
+        server, attach, plugged):
+    _, payload = attach
+    hotplug._DISKS['instance-%s' % server][True]['vdc'] = '/elsewhere/disk'
+    steps.MakeVolume(c.MAKE_VOLUME).execute(volume_payload=payload)
+    device = steps.PlugVolume(c.PLUG_VOLUME).execute(volume_payload=payload)
+    assert device != '/dev/vdc' and plugged(server) == sorted(
+        ['vdc', device.rpartition('/')[2]])
 
 
 def test_record_attachment_then_detachment(api, server, volume, attach):

@@ -4,6 +4,7 @@ at 2.1, with 2.49's ``tag`` and 2.79's ``delete_on_termination``; 2.85's update.
 import copy
 
 from provisioner.api.compute.schemas import parameter_types
+from provisioner.volume import devices
 
 _NEEDS = 'The request body needs a "volumeAttachment" object with a "volumeId".'
 
@@ -12,7 +13,8 @@ ATTACH = {
     'properties': {'volumeAttachment': {
         'type': 'object', 'required': ['volumeId'],
         'properties': {'volumeId': {'type': 'string', 'errorMessage': _NEEDS},
-                       'device': {'type': ['string', 'null']}},
+                       'device': {'type': ['string', 'null'],
+                                  'pattern': devices.PATTERN}},
         'additionalProperties': False,
         'errorMessage': _NEEDS}},
     'errorMessage': _NEEDS,

@@ -48,7 +48,7 @@ def _image(req, server):
     if server.get('boot_from_volume'):
         return ''
     return {'id': server['image_id'],
-            'links': urls.links(req, 'v2.1', 'images', server['image_id'])[1:]}
+            'links': urls.bookmark(req, 'images', server['image_id'])}
 
 
 def _addresses_of_network(server, network):
@@ -66,7 +66,7 @@ def _flavor(req, server):
     """2.47 embeds the flavor the server was built with; before, its id and link."""
     if req.api_version < (2, 47):
         return {'id': server['flavor_id'],
-                'links': urls.links(req, 'v2.1', 'flavors', server['flavor_id'])[1:]}
+                'links': urls.bookmark(req, 'flavors', server['flavor_id'])}
     flavor = server.get('flavor') or {}
     if not flavor:
         return {}  # Nova's view of a flavor removed from the database
@@ -76,26 +76,30 @@ def _flavor(req, server):
             'extra_specs': dict(flavor.get('extra_specs') or {})}
 
 
+# The fields microversions 2.9 - 2.73 add to every full view of a server, in order.
+_VERSIONED = (
+    ((2, 9), 'locked', lambda server: bool(server['locked_by'])),
+    ((2, 19), 'description', lambda server: server['description']),
+    ((2, 26), 'tags', lambda server: list(server['tags'])),
+    ((2, 63), 'trusted_image_certificates',
+     lambda server: list(server['trusted_certs']) if server['trusted_certs'] else None),
+    ((2, 73), 'locked_reason', lambda server: server['locked_reason']))
+
+
 def _versioned(req, server, view, show_groups):
     """The fields microversions 2.9 - 2.73 add to every full view of a server."""
     version = req.api_version
-    for since, key, value in (
-            ((2, 9), 'locked', lambda: bool(server['locked_by'])),
-            ((2, 19), 'description', lambda: server['description']),
-            ((2, 26), 'tags', lambda: list(server['tags'])),
-            ((2, 63), 'trusted_image_certificates',
-             lambda: list(server['trusted_certs']) if server['trusted_certs']
-             else None),
-            ((2, 73), 'locked_reason', lambda: server['locked_reason'])):
+    for since, key, value in _VERSIONED:
         if version >= since:
-            view[key] = value()
+            view[key] = value(server)
     if show_groups and version >= (2, 71):
         view['server_groups'] = list(server['server_groups'])
 
 
-def updated(req, server, show_groups=True):
+def updated(req, server, show_groups=True, addresses_view=None):
     """The server as PUT /servers/{id} and rebuild answer it (below 2.75): Nova's
-    base view, without the extended attributes the show view adds."""
+    base view, without the extended attributes the show view adds
+    (``addresses_view``: the detail view's own addresses, in the same place)."""
     view = basic(req, server)
     view.update({
         'status': server['status'],
@@ -107,7 +111,7 @@ def updated(req, server, show_groups=True):
         'flavor': _flavor(req, server),
         'created': common.isotime(server['created_at']),
         'updated': common.isotime(server['updated_at']),
-        'addresses': addresses(server),
+        'addresses': (addresses_view or addresses)(server),
         'accessIPv4': server.get('access_ip_v4') or '',
         'accessIPv6': server.get('access_ip_v6') or '',
         'OS-DCF:diskConfig': 'MANUAL',
@@ -125,11 +129,10 @@ def detail(req, server, user_data=None, show_groups=False):
     and /servers/detail show it at req.api_version."""
     version = req.api_version
     is_admin = req.context.is_admin
-    view = updated(req, server, show_groups)
+    view = updated(req, server, show_groups, _addresses)
     if server.get('security_groups'):  # Nova's: the groups its ports carry, by name
         view['security_groups'] = [{'name': name} for name in server['security_groups']]
     view.update({
-        'addresses': _addresses(server),
         'OS-EXT-AZ:availability_zone': server['availability_zone'] or (
             'nova' if server['host'] else ''),
         'config_drive': 'True' if server['config_drive'] else '',
