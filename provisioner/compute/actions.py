@@ -20,6 +20,7 @@ REBOOT = 'reboot'
 RESUME = 'resume'
 ROLLBACK = 'rollback'
 REBUILD = 'rebuild'
+TRIGGER_CRASH_DUMP = 'trigger_crash_dump'
 
 # Actions carried out by a flow of their own (boot and delete have theirs).
 POWER_ACTIONS = (STOP, START, REBOOT)

@@ -4,7 +4,8 @@ Nova's actions ``os-stop``, ``os-start``, ``reboot``, ``rebuild``
 (provisioner.api.compute.rebuild), ``os-getConsoleOutput``,
 ``lock`` and ``unlock`` (while locked, only an admin acts on the server),
 ``addSecurityGroup`` and ``removeSecurityGroup`` (the server's ports carry the
-groups), plus two documented provisioner actions on an interrupted boot:
+groups), ``trigger_crash_dump`` (2.17: an NMI into the guest, by its host), plus
+two documented provisioner actions on an interrupted boot:
 ``{"provisioner:resume": null}`` continues it from its last persisted step and
 ``{"provisioner:rollback": null}`` undoes every step it ran. Each power action is
 recorded (an instance action under the request's id) and carried out by its own
@@ -119,6 +120,12 @@ def _network_proxy(schema):
     return act
 
 
+@validation.schema(schemas.TRIGGER_CRASH_DUMP, '2.17')
+def _trigger_crash_dump(req, server_id, body):
+    compute(req).trigger_crash_dump(server_id)
+    return wsgi.empty_response(202)
+
+
 @validation.schema(schemas.UNLOCK)
 def _unlock(req, server_id, body):
     api = compute(req)
@@ -135,7 +142,8 @@ ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'addFixedIp': _network_proxy(schemas.ADD_FIXED_IP),
            'removeFixedIp': _network_proxy(schemas.REMOVE_FIXED_IP),
            'addFloatingIp': _network_proxy(schemas.ADD_FLOATING_IP),
-           'removeFloatingIp': _network_proxy(schemas.REMOVE_FLOATING_IP)}
+           'removeFloatingIp': _network_proxy(schemas.REMOVE_FLOATING_IP),
+           'trigger_crash_dump': _trigger_crash_dump}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')
