@@ -41,6 +41,8 @@ class BuildRequest:
     requested_host: str | None = None
     # The guest's hostname: the one set (compute 2.90), else from the name.
     hostname: str = ''
+    # Device tags (compute 2.32/2.42): {'nics': [...], 'root', 'blank_volumes': [...]}.
+    device_tags: types.MappingProxyType | None = None
 
 
 def get_row(session, instance_id):
@@ -72,7 +74,8 @@ def build_request(instance_id):
             boot_volume=_read_only(inst.request_spec.get('boot_volume')),
             nics=tuple(types.MappingProxyType(nic) for nic in _nics(inst.request_spec)),
             requested_host=inst.request_spec.get('requested_host'),
-            hostname=inst.hostname or naming.hostname(inst.name))
+            hostname=inst.hostname or naming.hostname(inst.name),
+            device_tags=_read_only(inst.request_spec.get('device_tags')))
 
 
 def current_request(instance_id):
