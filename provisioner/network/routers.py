@@ -14,6 +14,7 @@ from sqlalchemy import exc as sa_exc
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner.network import extra_routes
 from provisioner.network import ipam
 from provisioner.network import ownership
 from provisioner.network import service
@@ -53,7 +54,21 @@ def _interfaces(session, router_id):
 def _router_dict(router):
     return {'id': router.id, 'name': router.name, 'description': router.description,
             'project_id': router.project_id, 'admin_state_up': router.admin_state_up,
-            'created_at': router.created_at}
+            'created_at': router.created_at, 'routes': list(router.routes or [])}
+
+
+def _connected(session, router):
+    """[(address, CIDR)] of the router's ports: where its next hops may be."""
+    return [(port.ip, net.cidr) for port, net in session.execute(
+        sa.select(models.Port, models.Network)
+        .join(models.Network, models.Network.id == models.Port.network_id)
+        .where(models.Port.router_id == router.id, models.Port.ip.is_not(None)))]
+
+
+def _set_routes(session, router, routes):
+    """Give the router ``routes`` (checked) once they fit its ports."""
+    extra_routes.check(routes, _connected(session, router))
+    router.routes = routes
 
 
 def check_gateway(context, gateway):
@@ -98,10 +113,15 @@ def create_router(context, name='', description='', admin_state_up=True,
         return _router_dict(router)
 
 
+UNCHANGED = object()
+
+
 def update_router(context, router_id, name=None, description=None,
-                  admin_state_up=None, gateway=None):
-    """Change what is given (None: unchanged)."""
+                  admin_state_up=None, gateway=None, routes=UNCHANGED):
+    """Change what is given (None: unchanged; ``routes`` None: none)."""
     validation.check({'name': name, 'description': description}, ROUTER)
+    if routes is not UNCHANGED:
+        routes = extra_routes.checked(routes)
     with db_api.transaction() as session:
         router = _row(session, context, router_id)
         policy.authorize(context, 'router:update', {'project_id': router.project_id})
@@ -112,6 +132,20 @@ def update_router(context, router_id, name=None, description=None,
                            ('admin_state_up', admin_state_up)):
             if value is not None:
                 setattr(router, key, value)
+        if routes is not UNCHANGED:
+            _set_routes(session, router, routes)
+        session.flush()
+        return _router_dict(router)
+
+
+def change_routes(context, router_id, routes, add):
+    """extraroute-atomic: add the routes to the router's (``add``), or remove them."""
+    routes = extra_routes.checked(routes)
+    with db_api.transaction() as session:
+        router = _row(session, context, router_id)
+        policy.authorize(context, 'router:update', {'project_id': router.project_id})
+        change = extra_routes.added if add else extra_routes.removed
+        _set_routes(session, router, change(list(router.routes or []), routes))
         session.flush()
         return _router_dict(router)
 
@@ -196,6 +230,8 @@ def remove_interface(context, router_id, subnet_id=None, port_id=None):
         for port in _interfaces(session, router.id):
             net = session.get(models.Network, port.network_id)
             if port.id == port_id or (not port_id and net.subnet_id == subnet_id):
+                extra_routes.check_unused(router.routes or [], router.id,
+                                          net.subnet_id, net.cidr)
                 found = _interface_info(router, port, net)
                 session.delete(port)
                 return found

@@ -17,7 +17,8 @@ VOLUME_MICROVERSIONS = ('3.0', '3.0')
 # not say so.
 NETWORK_EXTENSIONS = ('quotas', 'quota_details', 'net-mtu', 'external-net',
                       'security-group', 'router', 'subnet_allocation',
-                      'default-subnetpools', 'standard-attr-description')
+                      'default-subnetpools', 'standard-attr-description',
+                      'extraroute', 'extraroute-atomic')
 # provisioner/scheduler/filters.py, the filters tempest knows by name.
 SCHEDULER_FILTERS = ('AvailabilityZoneFilter', 'ComputeFilter', 'RamFilter',
                      'DiskFilter', 'ImagePropertiesFilter',

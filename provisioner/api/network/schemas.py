@@ -109,7 +109,11 @@ SECURITY_GROUP_RULE_CREATE = _body('security_group_rule', dict(
 _ROUTER = {'name': {'type': ['string', 'null']}, 'description': _description(),
            'admin_state_up': _BOOL, 'external_gateway_info': {'type': ['object', 'null']}}
 ROUTER_CREATE = _body('router', dict(_OWNED, **_ROUTER))
-ROUTER_UPDATE = _body('router', _ROUTER)
+# Routes (extraroute): their format is the service's to check, in Neutron's words.
+ROUTER_UPDATE = _body('router', dict(_ROUTER, routes=_ANY))
+_NEEDS_ROUTES = 'Bad router request: give {{"router": {{"routes": [...]}}}}.'
+ROUTER_ROUTES = _body('router', {'routes': _ANY}, required=['routes'],
+                      required_message=_NEEDS_ROUTES)
 _ONE_OF = 'Bad router request: Either subnet_id or port_id must be specified.'
 ROUTER_INTERFACE = {'type': 'object', 'additionalProperties': False,
                     'properties': {'subnet_id': {'type': 'string'},

@@ -189,6 +189,11 @@ EXTENSIONS = (
     ('router', 'Neutron L3 Router',
      'Router abstraction for basic L3 forwarding between L2 Neutron networks and '
      'access to external networks via a NAT gateway.', '2012-07-20T10:00:00-00:00'),
+    ('extraroute', 'Neutron Extra Route', 'Extra routes configuration for L3 router',
+     '2013-02-01T10:00:00-00:00'),
+    ('extraroute-atomic', 'Atomically add/remove extra routes',
+     'Edit extra routes of a router on server side by atomically adding/removing '
+     'extra routes', '2019-07-10T10:00:00-00:00'),
 )
 
 
@@ -203,7 +208,8 @@ def subnet_pool_view(pool):
 def router_view(router):
     return dict(_common(router, router['description']), id=router['id'],
                 name=router['name'], admin_state_up=router['admin_state_up'],
-                status='ACTIVE', external_gateway_info=None, routes=[])
+                status='ACTIVE', external_gateway_info=None,
+                routes=router['routes'])
 
 
 def security_group_rule_view(rule):
