@@ -1,5 +1,5 @@
-"""Routers (Neutron's router extension, with extraroute and extraroute-atomic),
-recorded: nothing forwards between guest networks yet."""
+"""Routers (Neutron's router extension, with ext-gw-mode, extraroute and
+extraroute-atomic), recorded: forwarding and NAT are the routers' datapath."""
 
 from provisioner.api.network import common
 from provisioner.api.network import schemas
@@ -38,7 +38,7 @@ def update_router(req, router_id, body):
     body = body['router']
     router = service.update_router(req.context, router_id, common.name_update(body),
                                    common.description(body), body.get('admin_state_up'),
-                                   body.get('external_gateway_info'),
+                                   body.get('external_gateway_info', service.UNCHANGED),
                                    body.get('routes', service.UNCHANGED))
     return views.one(req, 'router', views.router_view(router))
 
