@@ -49,10 +49,15 @@ def _bad(reason):
     return exception.Invalid(reason='Bad floatingip request: %s.' % reason)
 
 
-def _dict(fip):
-    return {key: getattr(fip, key) for key in (
+def _dict(session, fip):
+    """The floating IP, with what Nova's proxy shows: its network's name (Nova's
+    pool) and the server of its port."""
+    port = session.get(models.Port, fip.port_id) if fip.port_id else None
+    return dict({key: getattr(fip, key) for key in (
         'id', 'project_id', 'description', 'floating_network_id', 'floating_ip_address',
-        'fixed_ip_address', 'port_id', 'router_id', 'created_at', 'updated_at')}
+        'fixed_ip_address', 'port_id', 'router_id', 'created_at', 'updated_at')},
+        network_name=session.get(models.Network, fip.floating_network_id).name,
+        instance_id=port.instance_id if port is not None else None)
 
 
 def _row(session, context, fip_id):
@@ -65,13 +70,32 @@ def list_floating_ips(context):
     with db_api.transaction() as session:
         rows = session.execute(sa.select(models.FloatingIP)
                                .order_by(models.FloatingIP.created_at)).scalars()
-        return [_dict(f) for f in rows if ownership.visible(context, f)]
+        return [_dict(session, f) for f in rows if ownership.visible(context, f)]
 
 
 def show_floating_ip(context, fip_id):
     policy.authorize(context, 'floatingip:show')
     with db_api.transaction() as session:
-        return _dict(_row(session, context, fip_id))
+        return _dict(session, _row(session, context, fip_id))
+
+
+def find_by_address(context, address):
+    """The caller's floating IP of that address, or NotFound."""
+    policy.authorize(context, 'floatingip:show')
+    with db_api.transaction() as session:
+        for fip in session.execute(sa.select(models.FloatingIP).where(
+                models.FloatingIP.floating_ip_address == address)).scalars():
+            if ownership.visible(context, fip):
+                return _dict(session, fip)
+    raise FloatingIPNotFound(name=address)
+
+
+def external_network(context, name_or_id):
+    """An external network the caller sees, by id or name (Nova's pool)."""
+    net = service.find_network(context, name_or_id)
+    if not net['router_external']:
+        raise exception.NotFound(kind='Network', name=name_or_id)
+    return net
 
 
 def _router_between(session, port, net_id):
@@ -158,7 +182,7 @@ def create_floating_ip(context, network_id, project_id=None, port_id=None,
         fip.floating_port_id = port.id
         session.add(fip)
         session.flush()
-        return _dict(fip)
+        return _dict(session, fip)
 
 
 UNCHANGED = object()
@@ -178,7 +202,7 @@ def update_floating_ip(context, fip_id, port_id=UNCHANGED, fixed_ip_address=None
             fip.description = description
         fip.updated_at = models.utcnow()
         session.flush()
-        return _dict(fip)
+        return _dict(session, fip)
 
 
 def delete_floating_ip(context, fip_id):

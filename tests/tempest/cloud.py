@@ -6,8 +6,9 @@ with the provisioner CLI (``bootstrap``: the API has no user before it); everyth
 else tempest needs is created through the REST API, as an operator preparing a cloud
 for tempest would: flavors, the guest image (uploaded through the image API), a
 shared network with its subnet, an external network with its subnet (tempest's
-public_network_id: routers' gateways and floating IPs), and the projects and users
-of the pre-provisioned accounts.
+public_network_id: routers' gateways and floating IPs) and a router joining the two
+(the servers' floating IPs go through it), and the projects and users of the
+pre-provisioned accounts.
 """
 
 import dataclasses
@@ -58,6 +59,8 @@ class Seeded:
     accounts: list
     public_network_id: str = ''
     public_network_name: str = PUBLIC_NETWORK_NAME
+    router_id: str = ''
+    router_ports: tuple = ()
 
 
 class TempestCloud(api_conftest.ApiCloud):
@@ -84,6 +87,13 @@ class TempestCloud(api_conftest.ApiCloud):
             'name': NETWORK_NAME, 'network_id': network['id'], 'cidr': self.cidr,
             'ip_version': 4}}, expect=(201,))['subnet']
         public = self._external_network()
+        router = self.call('POST', '/network/v2.0/routers', {'router': {
+            'name': 'tempest-router', 'external_gateway_info': {'network_id': public}}},
+            expect=(201,))['router']
+        self.call('PUT', '/network/v2.0/routers/%s/add_router_interface' % router['id'],
+                  {'subnet_id': subnet['id']})
+        router_ports = tuple(p['id'] for p in self.call(
+            'GET', '/network/v2.0/ports?device_id=%s' % router['id'])['ports'])
         members, readers = [], []
         for n in range(1, PROJECTS + 1):
             project = self.create_project('tempest-%d' % n)
@@ -94,7 +104,8 @@ class TempestCloud(api_conftest.ApiCloud):
                    for name, roles in EXTRA_ACCOUNTS]
         accounts = admins[:1] + members + admins[1:] + readers
         self.seeded = Seeded(flavors, images, NETWORK_NAME, network['id'], subnet['id'],
-                             self.cidr, accounts, public)
+                             self.cidr, accounts, public, router_id=router['id'],
+                             router_ports=router_ports)
         return self.seeded
 
     def _external_network(self):
@@ -135,6 +146,7 @@ class TempestCloud(api_conftest.ApiCloud):
         return self.rows_left(images=seeded.images, flavors=seeded.flavors,
                               networks=(seeded.network_id,
                                         seeded.public_network_id),
+                              routers=(seeded.router_id,), ports=seeded.router_ports,
                               projects=(a.project_name for a in seeded.accounts),
                               users=(a.username for a in seeded.accounts))
 
@@ -143,6 +155,10 @@ class TempestCloud(api_conftest.ApiCloud):
     def remove_seeded(self):
         """Delete, through the API, what seed_for_tempest() made that it can delete."""
         seeded = self.seeded
+        self.call('PUT', '/network/v2.0/routers/%s/remove_router_interface'
+                  % seeded.router_id, {'subnet_id': seeded.subnet_id})
+        self.call('DELETE', '/network/v2.0/routers/%s' % seeded.router_id,
+                  expect=(204,))
         for network in (seeded.network_id, seeded.public_network_id):
             self.call('DELETE', '/network/v2.0/networks/%s' % network, expect=(204,))
         for image in seeded.images:

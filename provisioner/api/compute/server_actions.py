@@ -14,6 +14,7 @@ persisted flow, with revert, like the boot. The body names one action
 by the action's own schema.
 """
 
+from provisioner.api.compute import floating_ips
 from provisioner.api.compute import rebuild
 from provisioner.api.compute.schemas import servers as schemas
 from provisioner.api.compute.servers import compute
@@ -99,9 +100,9 @@ def _lock(req, server_id, body):
 
 
 def _network_proxy(schema):
-    """Nova's nova-network actions: gone (404) from 2.44; before, their body is
-    checked, then they answer as Nova with Neutron for what they cannot find here
-    (no floating IPs; ports belong to the network API)."""
+    """Nova's nova-network fixed IP actions: gone (404) from 2.44; before, their
+    body is checked, then they answer as Nova with Neutron (ports belong to the
+    network API)."""
     @validation.schema(schema, '2.1', '2.43')
     def act(req, server_id, body):
         server = compute(req).server_record(server_id)
@@ -109,9 +110,6 @@ def _network_proxy(schema):
             raise wsgi.HTTPError(400, 'addFixedIp is not supported: attach a port to '
                                       'network %s with the network API instead'
                                  % body['networkId'])
-        if schema is not schemas.REMOVE_FIXED_IP:
-            raise wsgi.HTTPError(404, 'Floating IP not found for address %s.'
-                                 % body['address'])
         if body['address'] not in {a['ip'] for a in server['addresses']}:
             raise wsgi.HTTPError(400, "Instance %s does not have fixed IP '%s'."
                                  % (server['id'], body['address']))
@@ -141,8 +139,8 @@ ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'removeSecurityGroup': _remove_security_group,
            'addFixedIp': _network_proxy(schemas.ADD_FIXED_IP),
            'removeFixedIp': _network_proxy(schemas.REMOVE_FIXED_IP),
-           'addFloatingIp': _network_proxy(schemas.ADD_FLOATING_IP),
-           'removeFloatingIp': _network_proxy(schemas.REMOVE_FLOATING_IP),
+           'addFloatingIp': floating_ips.add_floating_ip,
+           'removeFloatingIp': floating_ips.remove_floating_ip,
            'trigger_crash_dump': _trigger_crash_dump}
 
 
