@@ -153,7 +153,17 @@ class ServerChanges:
                 server_tags.check_state(row, method)
             return change(session, row.id)
 
-    # -- metadata and lock -------------------------------------------------------------
+    # -- password, metadata and lock ---------------------------------------------------
+
+    def password(self, name_or_id):
+        """Nova's os-server-password: the encrypted password its guest posted, or ''."""
+        with db_api.transaction() as session:
+            return self._find(session, name_or_id, 'instance:show').password or ''
+
+    def clear_password(self, name_or_id):
+        """Forget the posted password (the guest's own is unchanged, as Nova's)."""
+        with db_api.transaction() as session:
+            self._find(session, name_or_id, 'instance:update').password = None
 
     def update_metadata(self, name_or_id, items, replace=False):
         """Merge ``items`` into the instance's metadata (or replace it with them);

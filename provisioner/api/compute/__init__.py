@@ -22,6 +22,7 @@ from provisioner.api.compute import quotas
 from provisioner.api.compute import server_actions
 from provisioner.api.compute import server_groups
 from provisioner.api.compute import server_metadata
+from provisioner.api.compute import server_password
 from provisioner.api.compute import server_tags
 from provisioner.api.compute import servers
 from provisioner.api.compute import services
@@ -34,4 +35,4 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     versions, servers, server_actions, server_metadata, server_tags, ips, instance_actions,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
-    volume_attachments, consoles, migrations, floating_ips))
+    volume_attachments, consoles, migrations, floating_ips, server_password))
