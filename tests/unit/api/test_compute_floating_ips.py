@@ -85,3 +85,18 @@ def test_nova_s_refusals(application, cloud, routed):  # noqa: F811
         'address': '172.24.5.9'}}, version='2.44').status_int == 404
     assert call(application, 'GET', V + '/os-floating-ips', token=cloud['token'],
                 headers={'OpenStack-API-Version': 'compute 2.36'}).status_int == 404
+
+
+def test_a_deleted_server_leaves_its_floating_ip_unassociated(
+        application, cloud, routed):  # noqa: F811
+    server_id = boot(application, cloud)
+    fip = call(application, 'POST', V + '/os-floating-ips', {'pool': 'public'},
+               cloud['token']).json['floating_ip']
+    assert _act(application, cloud, server_id,
+                {'addFloatingIp': {'address': fip['ip']}}).status_int == 202
+    assert call(application, 'DELETE', V + '/servers/' + server_id,
+                token=cloud['token']).status_int == 204
+    shown = call(application, 'GET', NET + 'floatingips/' + fip['id'],
+                 token=cloud['token']).json['floatingip']
+    assert (shown['port_id'], shown['fixed_ip_address'], shown['router_id']) == (
+        None, None, None)
