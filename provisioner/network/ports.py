@@ -106,6 +106,7 @@ def _add_port(session, context, spec, default_group):
                       'mac_address': spec.get('mac_address')}, PORT)
     mac = spec['mac_address'].lower() if spec.get('mac_address') else None
     net = service.get_row(session, context, spec['network_id'])
+    service.check_attachable(context, net)
     ip, mac = _addresses(session, net, spec.get('fixed_ips'), mac)
     network_quotas.check(session, context.project_id, 'port')
     groups = security_groups.for_port(session, context, spec.get('security_groups'),

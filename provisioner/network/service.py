@@ -72,6 +72,18 @@ def visible(context, net):
             or net.router_external or net.project_id == context.project_id)
 
 
+class ExternalNetworkAttachForbidden(exception.Forbidden):
+    msg_fmt = 'It is not allowed to create an interface on external network %(net_id)s'
+
+
+def check_attachable(context, net):
+    """Only an admin (or its owner) puts a port on an external network that is not
+    shared: Neutron's policy, which Nova answers with this 403."""
+    if net.router_external and not (context.is_admin or net.shared
+                                    or net.project_id == context.project_id):
+        raise ExternalNetworkAttachForbidden(net_id=net.id)
+
+
 class ExternalNetworkInUse(exception.Conflict):
     neutron_type = 'ExternalNetworkInUse'
     msg_fmt = ('External network %(net_id)s cannot be updated to be made '

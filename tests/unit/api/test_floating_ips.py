@@ -45,6 +45,9 @@ def test_an_external_network_is_seen_by_all_and_made_by_admins(
         'router:external'] is True
     _error(member_client.put(NET + 'networks/' + net['id'], {'network': {
         'router:external': False}}), 403, 'HTTPForbidden')
+    assert 'not allowed to create an interface on external network' in _error(
+        member_client.post(NET + 'ports', {'port': {'network_id': net['id']}}),
+        403, 'HTTPForbidden')
     aliases = {e['alias'] for e in member_client.get(NET + 'extensions').json[
         'extensions']}
     assert {'external-net', 'ext-gw-mode', 'subnet-external-network'} <= aliases
