@@ -6,6 +6,9 @@ import dataclasses
 import logging
 
 from provisioner.compute import guest_documents
+from provisioner import naming
+from provisioner.virt import device_metadata
+from provisioner.virt.libvirt import designer
 
 from flows import constants
 from flows.steps import base
@@ -25,6 +28,30 @@ class ConfigDrivePayload:
     meta_data: dict | None  # None: the instance has no config drive
     network_data: dict | None
     user_data_b64: str | None = None
+
+
+def _has_root_disk(req):
+    """Whether the guest gets a root disk (vda): a root volume, a flavor's disk or an
+    image with a disk; an image of a kernel alone boots without one."""
+    image = req.image
+    return bool(req.boot_volume or req.disk_gib or image.get('disk_path')
+                or image.get('disk_format') in ('qcow2', 'raw'))
+
+
+def boot_devices(req, ports):
+    """The tagged devices the guest boots with (Nova's device metadata): its ports
+    in order, its root disk, then its blank volumes (designer's virtio disks)."""
+    tags = req.device_tags or {}
+    disks = []
+    if _has_root_disk(req):
+        disks.append((designer.dev_name('virtio', 0),
+                      req.boot_volume['id'] if req.boot_volume else None,
+                      tags.get('root')))
+    for index, tag in enumerate(tags.get('blank_volumes') or ()):
+        disks.append((designer.dev_name('virtio', len(disks)),
+                      naming.volume_id(req.id, index), tag))
+    return device_metadata.boot_devices([p['mac'] for p in ports],
+                                        tags.get('nics') or (), disks)
 
 
 def delete_config_drive(instance_id):
@@ -58,17 +85,26 @@ class BuildConfigDrive(base.HostTask):
     step = BuildConfigDriveOnHost
 
     def build_payload(self, instance_id, ports):
-        return self._payload(instance_id, self.records.build_request(instance_id),
-                             ports)
+        req = self.records.build_request(instance_id)
+        return self._payload(instance_id, req, ports, boot_devices(req, ports))
 
-    def _payload(self, instance_id, req, ports):
+    def record(self, result, instance_id, ports, **arguments):
+        # What the drive lists, kept for the metadata service (and a rebuild).
+        self.records.record_boot_devices(
+            instance_id, boot_devices(self.records.build_request(instance_id), ports))
+        return result
+
+    def _payload(self, instance_id, req, ports, devices=None):
+        """``devices``: what meta_data.json lists (the boot's, unless given)."""
+        if devices is None:
+            devices = boot_devices(req, ports)
         if not req.config_drive:
             return ConfigDrivePayload(instance_id, None, None)
         # user_data is read here, from the instance row, so it never enters the
         # flow store (TaskFlow persists every task's inputs and results).
         user_data = self.records.user_data(instance_id)
         return ConfigDrivePayload(
-            instance_id, guest_documents.meta_data(req),
+            instance_id, guest_documents.meta_data(req, devices),
             guest_documents.network_data(ports),
             None if user_data is None else base64.b64encode(user_data).decode('ascii'))
 

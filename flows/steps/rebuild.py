@@ -170,7 +170,11 @@ class RebuildConfigDrive(configdrive.BuildConfigDrive):
 
     def build_payload(self, instance_id):
         return self._payload(instance_id, self.records.current_request(instance_id),
-                             self.records.ports_for(instance_id))
+                             self.records.ports_for(instance_id),
+                             self.records.instance_devices(instance_id))
+
+    def record(self, result, **arguments):
+        return result
 
 
 class RedefineDomainOnHost(base.HostStep):

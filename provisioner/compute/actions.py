@@ -21,6 +21,7 @@ RESUME = 'resume'
 ROLLBACK = 'rollback'
 REBUILD = 'rebuild'
 LIVE_MIGRATION = 'live-migration'
+TRIGGER_CRASH_DUMP = 'trigger_crash_dump'
 
 # Actions carried out by a flow of their own (boot and delete have theirs).
 POWER_ACTIONS = (STOP, START, REBOOT)

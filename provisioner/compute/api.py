@@ -251,7 +251,8 @@ class ComputeAPI(server_changes.ServerChanges):
         server's (``image``, if given, must be it): one instance only.
         ``access_ips``: Nova's accessIPv4/accessIPv6 ({'v4', 'v6'}); ``fields``:
         description, hostname, trusted_image_certificates; ``tags``: the servers'
-        tags; ``device_tags``: {'nics': [tag or None], 'volumes': [...]} as asked;
+        tags; ``device_tags``: {'nics': [tag or None], 'root': tag,
+        'blank_volumes': [...]} as asked (the guest's meta_data.json lists them);
         ``requested_host``: the host to boot on (checked to exist);
         ``security_groups``: the groups (names or ids) the new ports carry;
         ``config_drive``: a drive asked for (else only by [compute]

@@ -12,12 +12,13 @@ import ipaddress
 from provisioner import naming
 
 
-def meta_data(req):
+def meta_data(req, devices=()):
+    """meta_data.json; ``devices``: Nova's device metadata (tagged devices)."""
     data = {'uuid': req.id, 'name': req.name,
             'hostname': req.hostname or naming.hostname(req.name),
             'project_id': req.project_id, 'launch_index': 0,
             'availability_zone': req.availability_zone or 'nova',
-            'meta': dict(req.properties)}
+            'meta': dict(req.properties), 'devices': list(devices)}
     if req.key_data:
         # OpenStack's meta_data.json carries the key pair twice: cloud-init reads
         # public_keys, newer agents read keys.

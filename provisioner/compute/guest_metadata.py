@@ -7,6 +7,7 @@ import dataclasses
 
 import sqlalchemy as sa
 
+from provisioner.compute import device_metadata
 from provisioner.compute import instances
 from provisioner.db import api as db_api
 from provisioner.db import models
@@ -24,6 +25,7 @@ class GuestRecord:
     user_data: bytes | None
     flavor_name: str
     security_groups: tuple
+    devices: tuple = ()  # Nova's device metadata: its tagged devices now
 
 
 def load(instance_id):
@@ -41,7 +43,8 @@ def load(instance_id):
                        ports=ipam.ports_for(instance_id),
                        user_data=instances.user_data(instance_id),
                        flavor_name=row.name or '',
-                       security_groups=tuple(g['name'] for g in groups))
+                       security_groups=tuple(g['name'] for g in groups),
+                       devices=tuple(device_metadata.for_instance(instance_id)))
 
 
 def instance_at(network_id, ip):

@@ -43,6 +43,8 @@ class BuildRequest:
     hostname: str = ''
     # Whether it has a config drive (asked, or [compute] force_config_drive).
     config_drive: bool = True
+    # Device tags (compute 2.32/2.42): {'nics': [...], 'root', 'blank_volumes': [...]}.
+    device_tags: types.MappingProxyType | None = None
 
 
 def get_row(session, instance_id):
@@ -75,7 +77,8 @@ def build_request(instance_id):
             nics=tuple(types.MappingProxyType(nic) for nic in _nics(inst.request_spec)),
             requested_host=inst.request_spec.get('requested_host'),
             hostname=inst.hostname or naming.hostname(inst.name),
-            config_drive=inst.request_spec.get('config_drive', True))
+            config_drive=inst.request_spec.get('config_drive', True),
+            device_tags=_read_only(inst.request_spec.get('device_tags')))
 
 
 def current_request(instance_id):

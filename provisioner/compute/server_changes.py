@@ -5,6 +5,7 @@ and lock. A mixin of compute.api.ComputeAPI (its ``_find``, ``_instance_id``,
 """
 
 import ipaddress
+import logging
 import os
 
 from provisioner.compute import actions
@@ -12,10 +13,13 @@ from provisioner.compute import instances
 from provisioner.compute import locks
 from provisioner.compute import server_metadata
 from provisioner.compute import server_tags
+from provisioner.compute import states
 from provisioner.db import api as db_api
 from provisioner import exception
 from provisioner import schemas
 from provisioner import validation
+
+LOG = logging.getLogger(__name__)
 
 # What a create or update may set besides the name (compute 2.19, 2.63, 2.90), by
 # the instance's column.
@@ -78,6 +82,38 @@ class ServerChanges:
             text = ''.join(lines[-length:]) if length > 0 else ''
         return text
 
+    def trigger_crash_dump(self, name_or_id):
+        """Nova's trigger_crash_dump (2.17): an NMI into the guest, by its host.
+
+        As Nova: a locked instance, one without a host, one in another vm_state than
+        Nova allows (of provisioner's: active and error) or with a task under way is
+        a 409; the request is recorded as an instance action, whose message says
+        'Error' when the host could not inject it (Nova's is a cast: the caller
+        gets 202 either way).
+        """
+        with db_api.transaction() as session:
+            row = self._find(session, name_or_id, 'instance:trigger_crash_dump')
+            locks.check_unlocked(self.context, row)
+            if row.host is None:
+                raise exception.Conflict(reason='Instance %s is not ready' % row.id)
+            if row.vm_state not in (states.ACTIVE, states.ERROR) or row.task_state:
+                attr, state = (('task_state', row.task_state) if row.task_state
+                               else ('vm_state', row.vm_state))
+                raise exception.Conflict(
+                    reason="Cannot 'trigger_crash_dump' instance %s while it is in "
+                           "%s %s" % (row.id, attr, state))
+            instance_id, host = row.id, row.host
+            action_id = actions.record(session, self.context, instance_id,
+                                       actions.TRIGGER_CRASH_DUMP)
+        message = None
+        try:
+            self.deployment.hosts.trigger_crash_dump(host, instance_id)
+        except Exception as exc:
+            LOG.warning('Could not inject an NMI into instance %s on host %s: %s',
+                        instance_id, host, exc)
+            message = 'Error'
+        actions.finish(action_id, message)
+
     # -- actions (the steps each request ran) ---------------------------------------
 
     # A deleted instance's actions stay readable by its id, as Nova's do: a client
@@ -117,7 +153,17 @@ class ServerChanges:
                 server_tags.check_state(row, method)
             return change(session, row.id)
 
-    # -- metadata and lock -------------------------------------------------------------
+    # -- password, metadata and lock ---------------------------------------------------
+
+    def password(self, name_or_id):
+        """Nova's os-server-password: the encrypted password its guest posted, or ''."""
+        with db_api.transaction() as session:
+            return self._find(session, name_or_id, 'instance:show').password or ''
+
+    def clear_password(self, name_or_id):
+        """Forget the posted password (the guest's own is unchanged, as Nova's)."""
+        with db_api.transaction() as session:
+            self._find(session, name_or_id, 'instance:update').password = None
 
     def update_metadata(self, name_or_id, items, replace=False):
         """Merge ``items`` into the instance's metadata (or replace it with them);

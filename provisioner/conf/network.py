@@ -16,6 +16,11 @@ network_opts = [
                      '(Neutron\'s [ml2_type_vxlan] vni_ranges). A network is refused '
                      'with Neutron\'s 503 NoNetworkAvailable once every VNI is '
                      'taken; an admin may still name a VNI outside them.'),
+    cfg.StrOpt('default_floating_pool',
+               default='public',
+               help='The external network (name or id) a floating IP comes from when '
+                    'the compute API\'s os-floating-ips is asked for one without a '
+                    'pool (Nova\'s [neutron] default_floating_pool).'),
 ]
 
 l2_opts = [

@@ -69,6 +69,9 @@ quota_opts = [
                     'unlimited.'),
     cfg.IntOpt('router', default=10, min=-1,
                help='Routers per project (Neutron\'s default). -1 means unlimited.'),
+    cfg.IntOpt('floatingip', default=50, min=-1,
+               help='Floating IPs per project (Neutron\'s default). -1 means '
+                    'unlimited.'),
     cfg.IntOpt('security_group', default=10, min=-1,
                help='Security groups per project, its default group included '
                     '(Neutron\'s default). -1 means unlimited.'),

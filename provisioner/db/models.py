@@ -239,6 +239,9 @@ class Network(TimestampMixin, Base):
     segmentation_id: orm.Mapped[int | None] = orm.mapped_column()
     # The host whose DHCP server serves the network across hosts (null: none yet).
     dhcp_host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    # Neutron's router:external: routers' gateways and floating IPs come from it.
+    router_external: orm.Mapped[bool] = orm.mapped_column(default=False,
+                                                          server_default=sa.false())
 
 
 class SubnetPool(TimestampMixin, Base):
@@ -331,6 +334,8 @@ class Instance(TimestampMixin, Base):
     locked_reason: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     hostname: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     trusted_certs: orm.Mapped[list | None] = orm.mapped_column(sa.JSON)
+    # The encrypted password the guest posted (Nova's os-server-password), if any.
+    password: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
 
 
 class InstanceTag(Base):
@@ -423,6 +428,10 @@ class Port(TimestampMixin, Base):
     # A router's interface (Neutron's device_owner network:router_interface).
     router_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.ForeignKey('routers.id'), index=True)
+    # A port of neither an instance nor a router interface: Neutron's owner
+    # (network:router_gateway, network:floatingip) and the id of what owns it.
+    device_owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    device_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
 
 
 class Router(TimestampMixin, Base):
@@ -435,6 +444,38 @@ class Router(TimestampMixin, Base):
     name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
     description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
     admin_state_up: orm.Mapped[bool] = orm.mapped_column(default=True)
+    # Neutron's extraroute: [{'destination', 'nexthop'}].
+    routes: orm.Mapped[list] = orm.mapped_column(sa.JSON, default=list,
+                                                 server_default='[]')
+    # external_gateway_info: the external network (its port: Port.device_owner
+    # network:router_gateway, device_id this router) and whether it SNATs.
+    gw_network_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.ForeignKey('networks.id'))
+    enable_snat: orm.Mapped[bool] = orm.mapped_column(default=True,
+                                                      server_default=sa.true())
+
+
+class FloatingIP(TimestampMixin, Base):
+    """Neutron's floating IP: an address of an external network (held by its own
+    port there), associated with a project's port through a router whose gateway
+    is on that network. The API and its records: the NAT is the routers' datapath.
+    """
+
+    __tablename__ = 'floatingips'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), index=True)
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='',
+                                                     server_default='')
+    floating_network_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('networks.id'))
+    floating_port_id: orm.Mapped[str] = orm.mapped_column(sa.ForeignKey('ports.id'))
+    floating_ip_address: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+    port_id: orm.Mapped[str | None] = orm.mapped_column(sa.ForeignKey('ports.id'),
+                                                        index=True)
+    fixed_ip_address: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    router_id: orm.Mapped[str | None] = orm.mapped_column(sa.ForeignKey('routers.id'),
+                                                          index=True)
+    updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column()
 
 
 class SecurityGroup(TimestampMixin, Base):

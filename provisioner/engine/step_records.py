@@ -15,6 +15,7 @@ import sys
 
 from provisioner.compute import actions
 from provisioner.compute import boot_volumes
+from provisioner.compute import device_metadata
 from provisioner.compute import instances
 from provisioner.compute import migrations
 from provisioner.compute import power
@@ -50,6 +51,9 @@ class StepRecords:
     conclude_action = _calls(instances.conclude_action)
     finish_action = _calls(actions.finish)
     power_outcome = _calls(power.outcome)
+    # Its tagged devices (Nova's device metadata), as its config drive lists them.
+    record_boot_devices = _calls(device_metadata.record_boot_devices)
+    instance_devices = _calls(device_metadata.for_instance)
 
     # A rebuild: the instance as it asked, what it replaced.
     current_request = _calls(instances.current_request)

@@ -54,6 +54,11 @@ def console_output(driver, instance_id):
         return ''
 
 
+def trigger_crash_dump(driver, instance_id):
+    """Inject an NMI into the instance's running guest here."""
+    driver.trigger_crash_dump(instance_id)
+
+
 def teardown(driver):
     """Remove every pool, network and file of this deployment here; what went."""
     removed = inv.teardown(driver)
@@ -91,6 +96,9 @@ class LocalHostMaintenance:
         # host name its row recorded.
         return console_output(self._driver, instance_id)
 
+    def trigger_crash_dump(self, host, instance_id):
+        trigger_crash_dump(self._driver, instance_id)
+
     def teardown(self, host):
         self._check(host)
         return teardown(self._driver)
@@ -114,6 +122,9 @@ class HostMaintenanceEndpoint:
 
     def console_output(self, ctxt, instance_id):
         return console_output(self._driver, instance_id)
+
+    def trigger_crash_dump(self, ctxt, instance_id):
+        trigger_crash_dump(self._driver, instance_id)
 
     def teardown(self, ctxt):
         return teardown(self._driver)

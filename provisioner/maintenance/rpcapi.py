@@ -10,6 +10,7 @@ API version history:
     1.0 - Initial version. Host: inventory, remove_resources, delete_network,
           teardown. Engine: reconcile_host, record_removals.
     1.1 - Host: console_output (the serial console log lives on the host).
+    1.2 - Host: trigger_crash_dump (an NMI into the guest, compute 2.17).
 """
 
 import threading
@@ -19,7 +20,7 @@ from provisioner import exception
 from provisioner import rpc
 
 NAMESPACE = 'maintenance'
-VERSION = '1.1'
+VERSION = '1.2'
 
 _clients = {}
 _lock = threading.Lock()
@@ -46,7 +47,11 @@ def _client(topic):
         return client
 
 
-class ConsoleUnavailable(exception.Conflict):
+class HostUnavailable(exception.Conflict):
+    """The host's worker cannot be asked now (409, as Nova's)."""
+
+
+class ConsoleUnavailable(HostUnavailable):
     """The host's worker cannot be asked for a console log now (409, as Nova's)."""
 
 
@@ -93,6 +98,27 @@ class HostMaintenanceAPI:
                 'Console output of instance %s is not available: the worker of host '
                 '%s did not answer (%s); is provisioner-worker running there?'
                 % (instance_id, host, type(exc).__name__))) from None
+
+    def trigger_crash_dump(self, host, instance_id):
+        """Inject an NMI into the instance's guest on ``host``.
+
+        HostUnavailable (409), saying why, while this process may not send 1.2
+        or the host's worker does not answer; the host's own refusal (the guest
+        does not run) comes back as the worker raised it.
+        """
+        if not _client(CONF.worker.topic).can_send_version('1.2'):
+            raise HostUnavailable(reason=(
+                'Cannot trigger a crash dump of instance %s yet: [upgrade_levels] '
+                'maintenance caps this service at %s (1.2 needed).'
+                % (instance_id, CONF.upgrade_levels.maintenance)))
+        try:
+            self._prepare(host, version='1.2').call({}, 'trigger_crash_dump',
+                                                    instance_id=instance_id)
+        except rpc.messaging_errors() as exc:
+            raise HostUnavailable(reason=(
+                'Cannot trigger a crash dump of instance %s: the worker of host %s '
+                'did not answer (%s).' % (instance_id, host, type(exc).__name__))
+            ) from None
 
     def teardown(self, host):
         """Remove every pool, network and file of this deployment on ``host``."""

@@ -26,16 +26,25 @@ _ONE_POOL = ('give exactly one allocation pool {{"start", "end"}}: a subnet is s
 POOLS = {'type': 'array', 'minItems': 1, 'maxItems': 1, 'items': {
     'type': 'object', 'errorMessage': _ONE_POOL}, 'errorMessage': _ONE_POOL}
 MAX_HOST_ROUTES = 20  # Neutron's default max_subnet_host_routes
-_GIVE_ROUTES = ('host_routes: give a list of at most %d {{"destination": CIDR, '
-                '"nexthop": IPv4 address}}' % MAX_HOST_ROUTES)
-HOST_ROUTES = {'type': 'array', 'maxItems': MAX_HOST_ROUTES, 'items': {
-    'type': 'object', 'required': ['destination', 'nexthop'],
-    'additionalProperties': False,
-    'properties': {'destination': {'type': 'string'},
-                   'nexthop': schemas.titled(schemas.IPV4_ADDRESS, 'nexthop')},
-    'errorMessage': {'type': _GIVE_ROUTES, 'required': _GIVE_ROUTES,
-                     'additionalProperties': _GIVE_ROUTES}},
-    'errorMessage': {'type': _GIVE_ROUTES, 'maxItems': _GIVE_ROUTES}}
+
+
+def routes_schema(field, max_items=None):
+    """Neutron's type:hostroutes for ``field``: [{destination, nexthop}]."""
+    give = ('%s: give a list of%s {{"destination": CIDR, "nexthop": IPv4 address}}'
+            % (field, ' at most %d' % max_items if max_items else ''))
+    schema = {'type': 'array', 'items': {
+        'type': 'object', 'required': ['destination', 'nexthop'],
+        'additionalProperties': False,
+        'properties': {'destination': {'type': 'string'},
+                       'nexthop': schemas.titled(schemas.IPV4_ADDRESS, 'nexthop')},
+        'errorMessage': {'type': give, 'required': give, 'additionalProperties': give}},
+        'errorMessage': {'type': give, 'maxItems': give}}
+    if max_items:
+        schema['maxItems'] = max_items
+    return schema
+
+
+HOST_ROUTES = routes_schema('host_routes', MAX_HOST_ROUTES)
 _ADDRESSES = {field: schemas.titled(schemas.IPV4_ADDRESS, field) for field in (
     'gateway', 'allocation pool start', 'allocation pool end', 'fixed IP')}
 
@@ -62,20 +71,21 @@ def _pool(net, pools):
     return start, end
 
 
-def host_routes(values):
-    """Neutron's host routes, checked: [{destination (an IPv4 CIDR), nexthop}]."""
+def host_routes(values, schema=HOST_ROUTES):
+    """Neutron's host routes (or a router's routes: ``schema``), checked:
+    [{destination (an IPv4 CIDR), nexthop}]."""
     values = list(values or ())
-    validation.check(values, HOST_ROUTES)
+    validation.check(values, schema)
     routes = []
     for route in values:
         try:
             destination = ipaddress.IPv4Network(route['destination'])
         except ValueError:
-            raise exception.Invalid(reason='host route destination %r is not an IPv4 '
-                                           'CIDR' % (route['destination'],)) from None
+            raise exception.Invalid(reason='route destination %r is not an IPv4 CIDR'
+                                           % (route['destination'],)) from None
         found = {'destination': str(destination), 'nexthop': route['nexthop']}
         if found in routes:
-            raise exception.Invalid(reason='host route %s via %s is given twice'
+            raise exception.Invalid(reason='route %s via %s is given twice'
                                            % (destination, route['nexthop']))
         routes.append(found)
     return routes

@@ -101,6 +101,8 @@ def check_bindable(port, instance_id=None):
     if port.router_id is not None:
         raise PortInUse(reason='Port %s is an interface of router %s.'
                                % (port.id, port.router_id))
+    if port.device_owner:
+        raise PortInUse(reason='Port %s has owner %s.' % (port.id, port.device_owner))
     if port.ip is None:
         raise exception.Invalid(reason='port %s has no fixed IP (its network had no '
                                        'subnet when it was made): a server needs one'
@@ -174,9 +176,18 @@ def ports_for(instance_id):
         return [_port_dict(port, net) for port, net in rows]
 
 
+def disassociate_floating_ips(session, port_ids):
+    """Ports going: their floating IPs stay, associated with nothing (Neutron's)."""
+    fip = models.FloatingIP
+    session.execute(sa.update(fip).where(fip.port_id.in_(port_ids)).values(
+        port_id=None, fixed_ip_address=None, router_id=None))
+
+
 def release_ports(instance_id):
     """Delete the ports the instance's boot made; unbind those a user made first."""
     with db_api.transaction() as session:
+        disassociate_floating_ips(session, sa.select(models.Port.id).where(
+            models.Port.instance_id == instance_id, models.Port.boot_made.is_(True)))
         session.execute(sa.delete(models.Port).where(
             models.Port.instance_id == instance_id, models.Port.boot_made.is_(True)))
         session.execute(sa.update(models.Port)
@@ -191,7 +202,8 @@ def port_view_dict(port, host=None, security_groups=()):
             'security_groups': list(security_groups),
             'network_id': port.network_id, 'mac': port.mac, 'ip': port.ip,
             'created_at': port.created_at, 'project_id': port.project_id,
-            'host': host, 'boot_made': port.boot_made}
+            'host': host, 'boot_made': port.boot_made,
+            'device_owner': port.device_owner, 'device_id': port.device_id}
 
 
 def list_ports(project_id=None):

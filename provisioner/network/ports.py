@@ -106,6 +106,7 @@ def _add_port(session, context, spec, default_group):
                       'mac_address': spec.get('mac_address')}, PORT)
     mac = spec['mac_address'].lower() if spec.get('mac_address') else None
     net = service.get_row(session, context, spec['network_id'])
+    service.check_attachable(context, net)
     ip, mac = _addresses(session, net, spec.get('fixed_ips'), mac)
     network_quotas.check(session, context.project_id, 'port')
     groups = security_groups.for_port(session, context, spec.get('security_groups'),
@@ -178,13 +179,16 @@ def delete_port(context, port_id):
     with db_api.transaction() as session:
         port = _row(session, context, port_id)
         policy.authorize(context, 'port:delete', {'project_id': port.project_id})
-        if port.router_id is not None:
+        owner = ('network:router_interface' if port.router_id is not None
+                 else port.device_owner)
+        if owner:
             raise ipam.PortInUse(
-                reason='Port %s has owner network:router_interface and therefore cannot '
-                       'be deleted directly via the port API.' % port_id)
+                reason='Port %s has owner %s and therefore cannot be deleted directly '
+                       'via the port API.' % (port_id, owner))
         if port.instance_id is not None:
             raise ipam.PortInUse(
                 reason='Port %s is bound to server %s: delete the server first (the '
                        'port then stays, unbound); detaching a port from a running '
                        'server is not supported.' % (port_id, port.instance_id))
+        ipam.disassociate_floating_ips(session, [port.id])
         session.delete(port)

@@ -35,6 +35,7 @@ def _network(session, context, ref, fixed_ip=None):
         sa.select(models.Network).where(models.Network.name == ref)).scalar()
     if net is None or not service.visible(context, net):
         raise exception.NotFound(kind='Network', name=ref)
+    service.check_attachable(context, net)
     net = ipam.subnet_of(session, net.id)
     network_quotas.check(session, context.project_id, 'port')  # the boot makes this port
     nic = {'network_id': net.id}

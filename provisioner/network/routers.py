@@ -2,8 +2,9 @@
 
 A router belongs to a project; its interfaces are ports of the subnets it joins
 (``Port.router_id``), made on the subnet's gateway address or taken from the ports
-a user made. Nothing forwards between guest networks yet (each is an isolated
-bridge), and there is no external network here, so no router has a gateway.
+a user made; its gateway, a port on an external network (provisioner.network.
+gateways); its extra routes (extra_routes). These are records: forwarding and NAT
+are the routers' datapath.
 """
 
 import uuid
@@ -14,6 +15,8 @@ from sqlalchemy import exc as sa_exc
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner.network import extra_routes
+from provisioner.network import gateways
 from provisioner.network import ipam
 from provisioner.network import ownership
 from provisioner.network import service
@@ -36,6 +39,12 @@ class RouterInUse(exception.Conflict):
     neutron_type = 'RouterInUse'
 
 
+class InterfaceInUseByFloatingIP(exception.Conflict):
+    neutron_type = 'RouterInterfaceInUseByFloatingIP'
+    msg_fmt = ('Router interface for subnet %(subnet_id)s on router %(router_id)s '
+               'cannot be deleted, as it is required by one or more floating IPs.')
+
+
 class InterfaceNotFound(exception.NotFound):
     neutron_type = 'RouterInterfaceNotFound'
     msg_fmt = '%(name)s'
@@ -50,22 +59,30 @@ def _interfaces(session, router_id):
         models.Port.router_id == router_id)).scalars().all()
 
 
-def _router_dict(router):
+def _router_dict(session, router):
     return {'id': router.id, 'name': router.name, 'description': router.description,
             'project_id': router.project_id, 'admin_state_up': router.admin_state_up,
-            'created_at': router.created_at}
+            'created_at': router.created_at, 'routes': list(router.routes or []),
+            'external_gateway_info': gateways.info(session, router)}
 
 
-def check_gateway(context, gateway):
-    """Neutron's checks of ``external_gateway_info``: none ({} or null) is all there
-    is here; a network named must exist (404) and be external (400: none is)."""
-    if not gateway:
-        return
-    if not isinstance(gateway, dict) or not gateway.get('network_id'):
-        raise exception.Invalid(reason='external_gateway_info must name a network_id')
-    net = service.show_network(context, gateway['network_id'])
-    raise exception.Invalid(reason='Network %s is not an external network (this '
-                                   'service has none).' % net['id'])
+def _connected(session, router):
+    """[(address, CIDR)] of the router's ports (interfaces and gateway): where its
+    next hops may be."""
+    port = models.Port
+    return [(p.ip, net.cidr) for p, net in session.execute(
+        sa.select(port, models.Network)
+        .join(models.Network, models.Network.id == port.network_id)
+        .where(sa.or_(port.router_id == router.id,
+                      sa.and_(port.device_owner == gateways.OWNER,
+                              port.device_id == router.id)),
+               port.ip.is_not(None)))]
+
+
+def _set_routes(session, router, routes):
+    """Give the router ``routes`` (checked) once they fit its ports."""
+    extra_routes.check(routes, _connected(session, router))
+    router.routes = routes
 
 
 def list_routers(context):
@@ -73,13 +90,14 @@ def list_routers(context):
     with db_api.transaction() as session:
         rows = session.execute(sa.select(models.Router)
                                .order_by(models.Router.created_at)).scalars()
-        return [_router_dict(r) for r in rows if ownership.visible(context, r)]
+        return [_router_dict(session, r) for r in rows
+                if ownership.visible(context, r)]
 
 
 def show_router(context, router_id):
     policy.authorize(context, 'router:show')
     with db_api.transaction() as session:
-        return _router_dict(_row(session, context, router_id))
+        return _router_dict(session, _row(session, context, router_id))
 
 
 def create_router(context, name='', description='', admin_state_up=True,
@@ -87,33 +105,58 @@ def create_router(context, name='', description='', admin_state_up=True,
     validation.check({'name': name, 'description': description}, ROUTER)
     project_id = project_id or context.project_id
     policy.authorize(context, 'router:create', {'project_id': project_id})
-    check_gateway(context, gateway)
     with db_api.transaction() as session:
+        wanted = gateways.check(session, context, project_id, gateway)
         network_quotas.check(session, project_id, 'router')
         router = models.Router(id=str(uuid.uuid4()), project_id=project_id, name=name,
                                description=description,
                                admin_state_up=bool(admin_state_up))
         session.add(router)
         session.flush()
-        return _router_dict(router)
+        gateways.apply(session, router, wanted)
+        session.flush()
+        return _router_dict(session, router)
+
+
+UNCHANGED = object()
 
 
 def update_router(context, router_id, name=None, description=None,
-                  admin_state_up=None, gateway=None):
-    """Change what is given (None: unchanged)."""
+                  admin_state_up=None, gateway=UNCHANGED, routes=UNCHANGED):
+    """Change what is given (None: unchanged; ``gateway`` and ``routes`` None:
+    none)."""
     validation.check({'name': name, 'description': description}, ROUTER)
+    if routes is not UNCHANGED:
+        routes = extra_routes.checked(routes)
     with db_api.transaction() as session:
         router = _row(session, context, router_id)
         policy.authorize(context, 'router:update', {'project_id': router.project_id})
-    check_gateway(context, gateway)
-    with db_api.transaction() as session:
-        router = _row(session, context, router_id)
+        if gateway is not UNCHANGED:
+            gateways.apply(session, router, gateways.check(
+                session, context, router.project_id, gateway))
+            session.flush()
+            if routes is UNCHANGED:  # its routes must still fit (Neutron's 400)
+                _set_routes(session, router, list(router.routes or []))
         for key, value in (('name', name), ('description', description),
                            ('admin_state_up', admin_state_up)):
             if value is not None:
                 setattr(router, key, value)
+        if routes is not UNCHANGED:
+            _set_routes(session, router, routes)
         session.flush()
-        return _router_dict(router)
+        return _router_dict(session, router)
+
+
+def change_routes(context, router_id, routes, add):
+    """extraroute-atomic: add the routes to the router's (``add``), or remove them."""
+    routes = extra_routes.checked(routes)
+    with db_api.transaction() as session:
+        router = _row(session, context, router_id)
+        policy.authorize(context, 'router:update', {'project_id': router.project_id})
+        change = extra_routes.added if add else extra_routes.removed
+        _set_routes(session, router, change(list(router.routes or []), routes))
+        session.flush()
+        return _router_dict(session, router)
 
 
 def delete_router(context, router_id):
@@ -122,6 +165,8 @@ def delete_router(context, router_id):
         policy.authorize(context, 'router:delete', {'project_id': router.project_id})
         if _interfaces(session, router.id):
             raise RouterInUse(reason='Router %s still has ports' % router_id)
+        gateways.apply(session, router, None)
+        session.flush()
         session.delete(router)
 
 
@@ -185,6 +230,13 @@ def add_interface(context, router_id, subnet_id=None, port_id=None):
                    % subnet_id) from None
 
 
+def _check_no_floating_ips(session, router, net):
+    fip, port = models.FloatingIP, models.Port
+    if session.execute(sa.select(fip.id).join(port, port.id == fip.port_id).where(
+            fip.router_id == router.id, port.network_id == net.id)).first():
+        raise InterfaceInUseByFloatingIP(subnet_id=net.subnet_id, router_id=router.id)
+
+
 def remove_interface(context, router_id, subnet_id=None, port_id=None):
     """Take the router off a subnet; its interface port goes (as in Neutron)."""
     if not (subnet_id or port_id):
@@ -196,6 +248,9 @@ def remove_interface(context, router_id, subnet_id=None, port_id=None):
         for port in _interfaces(session, router.id):
             net = session.get(models.Network, port.network_id)
             if port.id == port_id or (not port_id and net.subnet_id == subnet_id):
+                extra_routes.check_unused(router.routes or [], router.id,
+                                          net.subnet_id, net.cidr)
+                _check_no_floating_ips(session, router, net)
                 found = _interface_info(router, port, net)
                 session.delete(port)
                 return found

@@ -1,8 +1,10 @@
 """Networks and their subnet on behalf of one caller (Neutron's rules, one subnet each).
 
 A network belongs to the project that made it; ``shared`` networks (and those an
-operator made before networks had owners) are seen and used by every project. Only
-an admin shares a network. A network has at most one IPv4 subnet: it is one
+operator made before networks had owners) are seen and used by every project, and
+external ones (Neutron's router:external: routers' gateways and floating IPs come
+from them) are seen by every project. Only an admin shares a network or makes one
+external. A network has at most one IPv4 subnet: it is one
 isolated libvirt network per host, whose dnsmasq serves one range.
 """
 
@@ -61,12 +63,43 @@ def network_info(net):
                 created_at=net.created_at, subnet_id=net.subnet_id,
                 subnet_name=net.subnet_name, description=net.description or '',
                 subnet_description=net.subnet_description or '',
-                subnetpool_id=net.subnetpool_id)
+                subnetpool_id=net.subnetpool_id,
+                router_external=bool(net.router_external))
 
 
 def visible(context, net):
     return (context.is_admin or net.shared or net.project_id is None
-            or net.project_id == context.project_id)
+            or net.router_external or net.project_id == context.project_id)
+
+
+class ExternalNetworkAttachForbidden(exception.Forbidden):
+    msg_fmt = 'It is not allowed to create an interface on external network %(net_id)s'
+
+
+def check_attachable(context, net):
+    """Only an admin (or its owner) puts a port on an external network that is not
+    shared: Neutron's policy, which Nova answers with this 403."""
+    if net.router_external and not (context.is_admin or net.shared
+                                    or net.project_id == context.project_id):
+        raise ExternalNetworkAttachForbidden(net_id=net.id)
+
+
+class ExternalNetworkInUse(exception.Conflict):
+    neutron_type = 'ExternalNetworkInUse'
+    msg_fmt = ('External network %(net_id)s cannot be updated to be made '
+               'non-external, since it has existing gateway ports.')
+
+
+def _set_external(session, context, net, external):
+    """Neutron's router:external (admins only); not taken away while a router's
+    gateway or a floating IP is on it."""
+    policy.authorize(context, 'network:create:external', {'project_id': net.project_id})
+    if net.router_external and not external and session.execute(
+            sa.select(models.Port.id).where(models.Port.network_id == net.id,
+                                            models.Port.device_owner.is_not(None))
+    ).first():
+        raise ExternalNetworkInUse(net_id=net.id)
+    net.router_external = bool(external)
 
 
 def _owned(context, action, net):
@@ -108,7 +141,8 @@ def find_network(context, name_or_id):
         return network_info(net)
 
 
-def add_network(name, project_id, shared=False, description='', segment=None):
+def add_network(name, project_id, shared=False, description='', segment=None,
+                external=False):
     """Record a network (policy-free: the callers check) with its segment
     (``segment``: {'network_type', 'segmentation_id'} asked for, else the default
     type's next free one). project_id None: the operator's, shared by every
@@ -116,7 +150,7 @@ def add_network(name, project_id, shared=False, description='', segment=None):
     validation.check({'name': name, 'description': description}, NETWORK)
     net = models.Network(id=str(uuid.uuid4()), name=name, project_id=project_id,
                          shared=bool(shared), dns_nameservers=[],
-                         description=description)
+                         description=description, router_external=bool(external))
     segment = segment or {}
     try:
         with db_api.transaction() as session:
@@ -133,22 +167,27 @@ def add_network(name, project_id, shared=False, description='', segment=None):
 
 
 def create_network(context, name, shared=False, project_id=None, description='',
-                   segment=None):
+                   segment=None, external=False):
     project_id = project_id or context.project_id
     policy.authorize(context, 'network:create', {'project_id': project_id})
     if shared:
         policy.authorize(context, 'network:create:shared', {'project_id': project_id})
     if segment:
         policy.authorize(context, 'network:create:provider', {'project_id': project_id})
-    return add_network(name, project_id, shared, description, segment)
+    if external:
+        policy.authorize(context, 'network:create:external', {'project_id': project_id})
+    return add_network(name, project_id, shared, description, segment, external)
 
 
-def update_network(context, network_id, name=None, shared=None, description=None):
+def update_network(context, network_id, name=None, shared=None, description=None,
+                   external=None):
     """Change what is given (None: unchanged); all of it or, refused, nothing."""
     validation.check({'name': name, 'description': description}, NETWORK)
     with db_api.transaction() as session:
         net = get_row(session, context, network_id)
         _owned(context, 'network:update', net)
+        if external is not None and bool(external) != net.router_external:
+            _set_external(session, context, net, external)
         if shared is not None and bool(shared) != net.shared:
             policy.authorize(context, 'network:create:shared',
                              {'project_id': net.project_id})

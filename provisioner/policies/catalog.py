@@ -112,6 +112,25 @@ _network_rules = [
                                  'Name the segment of a network (Neutron\'s '
                                  'provider:network_type and provider:segmentation_id).',
                                  _api('POST', '/network/v2.0/networks')),
+    policy.DocumentedRuleDefault('network:create:external', base.ADMIN,
+                                 'Make a network external (Neutron\'s router:external: '
+                                 'routers\' gateways and floating IPs come from it), '
+                                 'or not.',
+                                 _api('POST', '/network/v2.0/networks')
+                                 + _api('PUT', '/network/v2.0/networks/{network_id}')),
+    policy.DocumentedRuleDefault('router:gateway:admin_attributes', base.ADMIN,
+                                 'Set enable_snat or choose external_fixed_ips of a '
+                                 'router\'s external gateway.',
+                                 _api('PUT', '/network/v2.0/routers/{router_id}')),
+    policy.DocumentedRuleDefault('floatingip:create:floating_ip_address', base.ADMIN,
+                                 'Choose the address of a new floating IP.',
+                                 _api('POST', '/network/v2.0/floatingips')),
+    policy.DocumentedRuleDefault('floatingip:list', base.ANY_ROLE,
+                                 'List the project\'s floating IPs (an admin: all).',
+                                 _api('GET', '/network/v2.0/floatingips')),
+    policy.DocumentedRuleDefault('floatingip:show', base.ANY_ROLE,
+                                 'Show a floating IP of the project.',
+                                 _api('GET', '/network/v2.0/floatingips/{id}')),
     policy.DocumentedRuleDefault('network:show:provider', base.ADMIN,
                                  'See the segment of a network (Neutron\'s provider '
                                  'attributes).',
@@ -148,6 +167,7 @@ _network_rules = [
   + _owned_rules('port', '/network/v2.0/ports') \
   + _owned_rules('security_group', '/network/v2.0/security-groups') \
   + _owned_rules('router', '/network/v2.0/routers') \
+  + _owned_rules('floatingip', '/network/v2.0/floatingips') \
   + _owned_rules('subnetpool', '/network/v2.0/subnetpools') + [
       policy.DocumentedRuleDefault('subnetpool:list', base.ANY_ROLE,
                                    'List the subnet pools of the project and the '

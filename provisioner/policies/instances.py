@@ -30,6 +30,9 @@ _rules = [
          'server migrate --live-migration'),
         ('instance:migrations', _ADMIN, 'List migrations (of every server, or of one).',
          'server migration list'),
+        ('instance:trigger_crash_dump', _MEMBER, 'Inject an NMI into an instance\'s '
+                                                 'guest (its crash dump).',
+         'server dump create'),
         ('instance:update', _MEMBER, 'Rename an instance, set its access addresses '
                                      'or metadata.', 'server set'),
         ('instance:lock', _MEMBER, 'Lock an instance: then only an admin acts on it.',

@@ -15,7 +15,7 @@ from provisioner import validation
 
 COMPUTE = ('instances', 'vcpus', 'ram_mib')
 VOLUME = ('volumes_gib',)
-NETWORK = ('network', 'subnet', 'port', 'router', 'security_group',
+NETWORK = ('network', 'subnet', 'port', 'router', 'floatingip', 'security_group',
            'security_group_rule')
 # The counted resources (provisioner.quota.counters): the CLI's "quota" and the
 # provisioner extension's.

@@ -1,5 +1,5 @@
-"""Network quotas (networks, subnets, ports, routers, security groups and their
-rules per project), counted from the rows, as Neutron.
+"""Network quotas (networks, subnets, ports, routers, floating IPs, security groups
+and their rules per project), counted from the rows, as Neutron.
 
 Usage is counted in the transaction that adds the row; two creates racing for a
 project's last slot may both pass (Neutron counts the same way without a
@@ -31,6 +31,9 @@ def usage(session, project_id):
     return {
         'router': session.execute(sa.select(count).select_from(models.Router).where(
             models.Router.project_id == project_id)).scalar(),
+        'floatingip': session.execute(sa.select(count).select_from(models.FloatingIP)
+                                      .where(models.FloatingIP.project_id == project_id)
+                                      ).scalar(),
         'security_group': session.execute(sa.select(count).select_from(groups).where(
             groups.project_id == project_id)).scalar(),
         'security_group_rule': session.execute(sa.select(count).select_from(rules)

@@ -412,6 +412,15 @@ class LibvirtDriver(host_networks.HostNetworks, rebuild_files.RebuildFiles,
                            else timeout)
         guest.start()
 
+    def trigger_crash_dump(self, instance_uuid):
+        """Nova's: an NMI into the running guest (what its kernel does with it is
+        the guest's business: a crash dump, a panic, or nothing)."""
+        guest = self._defined_guest(instance_uuid, 'injecting an NMI into')
+        if not guest.is_active():
+            raise exception.Conflict(reason='Instance %s is not running.'
+                                            % instance_uuid)
+        guest.inject_nmi()
+
     def power_state(self, instance_uuid):
         guest = self._guest(instance_uuid)
         return guest.power_state() if guest else 'nostate'

@@ -5,8 +5,10 @@ The deployment is tests/functional/api/conftest.py's ApiCloud (own state_path un
 with the provisioner CLI (``bootstrap``: the API has no user before it); everything
 else tempest needs is created through the REST API, as an operator preparing a cloud
 for tempest would: flavors, the guest image (uploaded through the image API), a
-shared network with its subnet, and the projects and users of the pre-provisioned
-accounts.
+shared network with its subnet, an external network with its subnet (tempest's
+public_network_id: routers' gateways and floating IPs) and a router joining the two
+(the servers' floating IPs go through it), and the projects and users of the
+pre-provisioned accounts.
 """
 
 import dataclasses
@@ -18,6 +20,7 @@ ADMIN_PROJECT = api_conftest.PROJECT
 ADMIN_USER = api_conftest.USER
 ADMIN_PASSWORD = api_conftest.PASSWORD
 NETWORK_NAME = 'tempest-net'
+PUBLIC_NETWORK_NAME = 'tempest-public'
 # (name, vcpus, ram MiB, disk GiB): the guest needs 128 MiB; "alt" is what a resize
 # would move to.
 FLAVORS = (('tempest-tiny', 1, 128, 1), ('tempest-small', 1, 192, 2))
@@ -54,6 +57,10 @@ class Seeded:
     subnet_id: str
     cidr: str
     accounts: list
+    public_network_id: str = ''
+    public_network_name: str = PUBLIC_NETWORK_NAME
+    router_id: str = ''
+    router_ports: tuple = ()
 
 
 class TempestCloud(api_conftest.ApiCloud):
@@ -79,6 +86,14 @@ class TempestCloud(api_conftest.ApiCloud):
         subnet = self.call('POST', '/network/v2.0/subnets', {'subnet': {
             'name': NETWORK_NAME, 'network_id': network['id'], 'cidr': self.cidr,
             'ip_version': 4}}, expect=(201,))['subnet']
+        public = self._external_network()
+        router = self.call('POST', '/network/v2.0/routers', {'router': {
+            'name': 'tempest-router', 'external_gateway_info': {'network_id': public}}},
+            expect=(201,))['router']
+        self.call('PUT', '/network/v2.0/routers/%s/add_router_interface' % router['id'],
+                  {'subnet_id': subnet['id']})
+        router_ports = tuple(p['id'] for p in self.call(
+            'GET', '/network/v2.0/ports?device_id=%s' % router['id'])['ports'])
         members, readers = [], []
         for n in range(1, PROJECTS + 1):
             project = self.create_project('tempest-%d' % n)
@@ -89,8 +104,20 @@ class TempestCloud(api_conftest.ApiCloud):
                    for name, roles in EXTRA_ACCOUNTS]
         accounts = admins[:1] + members + admins[1:] + readers
         self.seeded = Seeded(flavors, images, NETWORK_NAME, network['id'], subnet['id'],
-                             self.cidr, accounts)
+                             self.cidr, accounts, public, router_id=router['id'],
+                             router_ports=router_ports)
         return self.seeded
+
+    def _external_network(self):
+        """The admin's external network and its subnet, of addresses nothing on this
+        machine routes (only records use them: no host plumbs it); its id."""
+        network = self.call('POST', '/network/v2.0/networks', {'network': {
+            'name': PUBLIC_NETWORK_NAME, 'router:external': True}},
+            expect=(201,))['network']
+        self.call('POST', '/network/v2.0/subnets', {'subnet': {
+            'name': PUBLIC_NETWORK_NAME, 'network_id': network['id'],
+            'cidr': netutil.free_cidr(253), 'ip_version': 4}}, expect=(201,))
+        return network['id']
 
     def _upload_image(self, name, disk):
         """A public qcow2 image: POST /v2/images, then its bytes with PUT .../file."""
@@ -117,7 +144,9 @@ class TempestCloud(api_conftest.ApiCloud):
         must have removed all of it)."""
         seeded = self.seeded
         return self.rows_left(images=seeded.images, flavors=seeded.flavors,
-                              networks=(seeded.network_id,),
+                              networks=(seeded.network_id,
+                                        seeded.public_network_id),
+                              routers=(seeded.router_id,), ports=seeded.router_ports,
                               projects=(a.project_name for a in seeded.accounts),
                               users=(a.username for a in seeded.accounts))
 
@@ -126,8 +155,12 @@ class TempestCloud(api_conftest.ApiCloud):
     def remove_seeded(self):
         """Delete, through the API, what seed_for_tempest() made that it can delete."""
         seeded = self.seeded
-        self.call('DELETE', '/network/v2.0/networks/%s' % seeded.network_id,
+        self.call('PUT', '/network/v2.0/routers/%s/remove_router_interface'
+                  % seeded.router_id, {'subnet_id': seeded.subnet_id})
+        self.call('DELETE', '/network/v2.0/routers/%s' % seeded.router_id,
                   expect=(204,))
+        for network in (seeded.network_id, seeded.public_network_id):
+            self.call('DELETE', '/network/v2.0/networks/%s' % network, expect=(204,))
         for image in seeded.images:
             self.call('DELETE', '/image/v2/images/%s' % image, expect=(204,))
         for flavor in seeded.flavors:

@@ -17,7 +17,9 @@ VOLUME_MICROVERSIONS = ('3.0', '3.0')
 # not say so.
 NETWORK_EXTENSIONS = ('quotas', 'quota_details', 'net-mtu', 'external-net',
                       'security-group', 'router', 'subnet_allocation',
-                      'default-subnetpools', 'standard-attr-description')
+                      'default-subnetpools', 'standard-attr-description',
+                      'extraroute', 'extraroute-atomic', 'ext-gw-mode',
+                      'subnet-external-network')
 # provisioner/scheduler/filters.py, the filters tempest knows by name.
 SCHEDULER_FILTERS = ('AvailabilityZoneFilter', 'ComputeFilter', 'RamFilter',
                      'DiskFilter', 'ImagePropertiesFilter',
@@ -169,24 +171,24 @@ region = RegionOne
 endpoint_type = public
 project_network_cidr = {project_cidr}
 project_network_mask_bits = 28
-# Off: guest networks are isolated: no provider or external network, no floating
-# IPs, no physical network to share.
+# The external network tests/tempest/cloud.py makes (routers' gateways, floating
+# IPs: the API and its records). Off: guest networks are not reachable from where
+# tempest runs (no SSH into guests), no physical network to share.
 project_networks_reachable = false
 shared_physical_network = false
-public_network_id =
-floating_network_name =
+public_network_id = {public_network_id}
+floating_network_name = {public_network_name}
 
 [network-feature-enabled]
 api_extensions = {network_extensions}
 available_features =
 # Off: provisioner's networks are IPv4 only (ip_version 4), a port's admin state
-# is always up, ports have no security groups (port_security_enabled false), no
-# floating IPs.
+# is always up, ports have no security groups (port_security_enabled false).
 ipv6 = false
 ipv6_subnet_attributes = false
 port_admin_state_change = false
 port_security = false
-floating_ips = false
+floating_ips = true
 
 [volume]
 catalog_type = block-storage
@@ -238,7 +240,9 @@ def tempest_conf(url, seeded, accounts_file, project_cidr, lock_path, dynamic=Fa
         compute_min=COMPUTE_MICROVERSIONS[0], compute_max=COMPUTE_MICROVERSIONS[1],
         volume_min=VOLUME_MICROVERSIONS[0], volume_max=VOLUME_MICROVERSIONS[1],
         build_timeout=BUILD_TIMEOUT, filters=','.join(SCHEDULER_FILTERS),
-        project_cidr=project_cidr, network_extensions=','.join(NETWORK_EXTENSIONS))
+        project_cidr=project_cidr, network_extensions=','.join(NETWORK_EXTENSIONS),
+        public_network_id=seeded.public_network_id,
+        public_network_name=seeded.public_network_name)
 
 
 def accounts_yaml(seeded):

@@ -13,6 +13,7 @@ from provisioner.api.compute import consoles
 from provisioner.api.compute import extensions
 from provisioner.api.compute import external_events
 from provisioner.api.compute import flavors
+from provisioner.api.compute import floating_ips
 from provisioner.api.compute import flows
 from provisioner.api.compute import hosts
 from provisioner.api.compute import images
@@ -28,6 +29,7 @@ from provisioner.api.compute import quotas
 from provisioner.api.compute import server_actions
 from provisioner.api.compute import server_groups
 from provisioner.api.compute import server_metadata
+from provisioner.api.compute import server_password
 from provisioner.api.compute import server_tags
 from provisioner.api.compute import servers
 from provisioner.api.compute import services
@@ -43,4 +45,5 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
     volume_attachments, consoles, migrations, security_groups, hosts, extensions,
-    usage, images, volumes, networks, audit_log, external_events))
+    usage, images, volumes, networks, audit_log, external_events, floating_ips,
+    server_password))

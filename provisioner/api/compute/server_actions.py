@@ -5,7 +5,8 @@ Nova's actions ``os-stop``, ``os-start``, ``reboot``, ``rebuild``
 ``os-migrateLive`` (provisioner.api.compute.migrate_server),
 ``lock`` and ``unlock`` (while locked, only an admin acts on the server),
 ``addSecurityGroup`` and ``removeSecurityGroup`` (the server's ports carry the
-groups), plus two documented provisioner actions on an interrupted boot:
+groups), ``trigger_crash_dump`` (2.17: an NMI into the guest, by its host), plus
+two documented provisioner actions on an interrupted boot:
 ``{"provisioner:resume": null}`` continues it from its last persisted step and
 ``{"provisioner:rollback": null}`` undoes every step it ran. Each power action is
 recorded (an instance action under the request's id) and carried out by its own
@@ -15,6 +16,7 @@ by the action's own schema.
 """
 
 from provisioner.api.compute import migrate_server
+from provisioner.api.compute import floating_ips
 from provisioner.api.compute import rebuild
 from provisioner.api.compute.schemas import servers as schemas
 from provisioner.api.compute.servers import compute
@@ -100,9 +102,9 @@ def _lock(req, server_id, body):
 
 
 def _network_proxy(schema):
-    """Nova's nova-network actions: gone (404) from 2.44; before, their body is
-    checked, then they answer as Nova with Neutron for what they cannot find here
-    (no floating IPs; ports belong to the network API)."""
+    """Nova's nova-network fixed IP actions: gone (404) from 2.44; before, their
+    body is checked, then they answer as Nova with Neutron (ports belong to the
+    network API)."""
     @validation.schema(schema, '2.1', '2.43')
     def act(req, server_id, body):
         server = compute(req).server_record(server_id)
@@ -110,15 +112,18 @@ def _network_proxy(schema):
             raise wsgi.HTTPError(400, 'addFixedIp is not supported: attach a port to '
                                       'network %s with the network API instead'
                                  % body['networkId'])
-        if schema is not schemas.REMOVE_FIXED_IP:
-            raise wsgi.HTTPError(404, 'Floating IP not found for address %s.'
-                                 % body['address'])
         if body['address'] not in {a['ip'] for a in server['addresses']}:
             raise wsgi.HTTPError(400, "Instance %s does not have fixed IP '%s'."
                                  % (server['id'], body['address']))
         raise wsgi.HTTPError(400, 'removeFixedIp is not supported: the address '
                                   'belongs to a port; detach it with the network API')
     return act
+
+
+@validation.schema(schemas.TRIGGER_CRASH_DUMP, '2.17')
+def _trigger_crash_dump(req, server_id, body):
+    compute(req).trigger_crash_dump(server_id)
+    return wsgi.empty_response(202)
 
 
 @validation.schema(schemas.UNLOCK)
@@ -163,12 +168,13 @@ ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'removeSecurityGroup': _remove_security_group,
            'addFixedIp': _network_proxy(schemas.ADD_FIXED_IP),
            'removeFixedIp': _network_proxy(schemas.REMOVE_FIXED_IP),
-           'addFloatingIp': _network_proxy(schemas.ADD_FLOATING_IP),
-           'removeFloatingIp': _network_proxy(schemas.REMOVE_FLOATING_IP),
+           'addFloatingIp': floating_ips.add_floating_ip,
+           'removeFloatingIp': floating_ips.remove_floating_ip,
            'os-resetState': _reset_state, 'injectNetworkInfo': _inject_network_info,
            'restore': _not_soft_deleted('restore'),
            'forceDelete': _not_soft_deleted('forceDelete'),
-           'os-migrateLive': migrate_server.migrate_live}
+           'os-migrateLive': migrate_server.migrate_live,
+           'trigger_crash_dump': _trigger_crash_dump}
 
 
 @wsgi.route('POST', '/v2.1/servers/{server_id}/action')

@@ -208,12 +208,18 @@ def _true(value):
 
 
 def _device_tags(server):
-    """2.32/2.42's device tags, as asked: {'nics': [...], 'volumes': [...]}, a
-    None for each device without one; {} when none is tagged."""
+    """2.32/2.42's device tags, as asked: {'nics': [tag or None per network],
+    'root': the root disk's, 'blank_volumes': [tag or None per blank volume]}; {}
+    when none is tagged."""
     nics = server.get('networks')
     tags = {'nics': [n.get('tag') for n in nics] if isinstance(nics, list) else [],
-            'volumes': [b.get('tag') for b in server.get('block_device_mapping_v2', [])]}
-    return tags if any(tags['nics'] + tags['volumes']) else {}
+            'root': None, 'blank_volumes': []}
+    for bdm in server.get('block_device_mapping_v2', []):
+        if bdm.get('source_type') == 'blank':
+            tags['blank_volumes'].append(bdm.get('tag'))
+        elif tags['root'] is None:
+            tags['root'] = bdm.get('tag')
+    return tags if any(tags['nics'] + tags['blank_volumes'] + [tags['root']]) else {}
 
 
 def _requested_host(req, server):

@@ -82,8 +82,10 @@ def _meta_data(record, version):
         data['random_seed'] = base64.b64encode(os.urandom(512)).decode('ascii')
     if version < LIBERTY:
         data.pop('project_id', None)
-    if version >= NEWTON_ONE:
-        data['devices'] = []
+    if version >= NEWTON_ONE:  # the tagged devices now (attachments included)
+        data['devices'] = list(record.devices)
+    else:
+        data.pop('devices', None)
     if version >= VICTORIA:
         data['dedicated_cpus'] = []
     return data

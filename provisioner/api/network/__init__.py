@@ -1,9 +1,10 @@
 """Network v2.0 (a Neutron subset), shaped as every service: controllers (versions
 and extensions, networks, subnets, subnet pools, ports, quotas, security
-groups, routers),
+groups, routers, floating IPs),
 ``schemas`` (the request bodies) and ``views`` (Neutron's shapes and error body,
 with Neutron's error type names)."""
 
+from provisioner.api.network import floating_ips
 from provisioner.api.network import networks
 from provisioner.api.network import ports
 from provisioner.api.network import quotas
@@ -17,4 +18,4 @@ from provisioner.api import wsgi
 
 SERVICE = wsgi.Service('network', fault=views.neutron_fault,
                        controllers=(versions, networks, subnets, subnet_pools, ports, quotas,
-                                    security_groups, routers))
+                                    security_groups, routers, floating_ips))

@@ -1,9 +1,9 @@
 """Networks (Neutron's), and the collections that exist here only empty.
 
 A network belongs to a project (``shared`` ones, and the operator's, serve every
-project) and has at most one IPv4 subnet: on each host it is one isolated libvirt
-network whose dnsmasq serves one range. Floating IPs do not exist (isolated
-networks): their list is empty.
+project; external ones, router:external, give routers their gateways and floating
+IPs) and has at most one IPv4 subnet: on each host it is one isolated libvirt
+network whose dnsmasq serves one range.
 """
 
 from provisioner.api.network import common
@@ -51,7 +51,8 @@ def _create(req, body):
                                   shared=body.get('shared', False),
                                   project_id=common.project(req, body),
                                   description=common.description(body, ''),
-                                  segment=_segment(body))
+                                  segment=_segment(body),
+                                  external=body.get('router:external', False))
 
 
 @wsgi.route('POST', '/v2.0/networks')
@@ -70,7 +71,8 @@ def update_network(req, network_id, body):
     body = body['network']
     net = service.update_network(req.context, network_id, body.get('name'),
                                  body.get('shared'),
-                                 description=common.description(body))
+                                 description=common.description(body),
+                                 external=body.get('router:external'))
     return views.one(req, 'network', _view(req, net))
 
 
@@ -78,16 +80,3 @@ def update_network(req, network_id, body):
 def delete_network(req, network_id):
     service.delete_network(req.context, network_id, common.unplug(req))
     return wsgi.empty_response(204)
-
-
-def _none_here(req, collection):
-    """Guest networks are isolated: no floating IPs. The list exists (empty)
-    because clients such as openstacksdk look it up."""
-    policy.authorize(req.context, 'network:list')
-    return wsgi.json_response({collection: []})
-
-
-@wsgi.route('GET', '/v2.0/floatingips')
-def list_floating_ips(req):
-    return _none_here(req, 'floatingips')
-

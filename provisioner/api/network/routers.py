@@ -1,5 +1,5 @@
-"""Routers (Neutron's router extension), recorded: nothing forwards between guest
-networks yet, and there is no external network for a gateway."""
+"""Routers (Neutron's router extension, with ext-gw-mode, extraroute and
+extraroute-atomic), recorded: forwarding and NAT are the routers' datapath."""
 
 from provisioner.api.network import common
 from provisioner.api.network import schemas
@@ -38,8 +38,23 @@ def update_router(req, router_id, body):
     body = body['router']
     router = service.update_router(req.context, router_id, common.name_update(body),
                                    common.description(body), body.get('admin_state_up'),
-                                   body.get('external_gateway_info'))
+                                   body.get('external_gateway_info', service.UNCHANGED),
+                                   body.get('routes', service.UNCHANGED))
     return views.one(req, 'router', views.router_view(router))
+
+
+@wsgi.route('PUT', '/v2.0/routers/{router_id}/add_extraroutes')
+@validation.schema(schemas.ROUTER_ROUTES)
+def add_extraroutes(req, router_id, body):
+    return views.one(req, 'router', views.router_view(service.change_routes(
+        req.context, router_id, body['router']['routes'], add=True)))
+
+
+@wsgi.route('PUT', '/v2.0/routers/{router_id}/remove_extraroutes')
+@validation.schema(schemas.ROUTER_ROUTES)
+def remove_extraroutes(req, router_id, body):
+    return views.one(req, 'router', views.router_view(service.change_routes(
+        req.context, router_id, body['router']['routes'], add=False)))
 
 
 @wsgi.route('DELETE', '/v2.0/routers/{router_id}')

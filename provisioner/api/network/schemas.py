@@ -57,9 +57,12 @@ _PROVIDER = {'provider:network_type': _ANY, 'provider:segmentation_id': _ANY,
              'provider:physical_network': {'type': 'null', 'errorMessage': (
                  'Invalid input for operation: provider:physical_network is only '
                  'for flat and VLAN networks; this service makes vxlan ones.')}}
-NETWORK_CREATE = _body('network', dict(_OWNED, **_ALWAYS, **_PROVIDER, name=_ANY,
-                                       shared=_ANY))
-NETWORK_UPDATE = _body('network', dict(_ALWAYS, name=_ANY, shared=_ANY,
+_EXTERNAL = {'router:external': {
+    'type': 'boolean', 'errorMessage': "Invalid input for router:external. Reason: "
+                                       "'{value}' is not a valid boolean value."}}
+NETWORK_CREATE = _body('network', dict(_OWNED, **_ALWAYS, **_PROVIDER, **_EXTERNAL,
+                                       name=_ANY, shared=_ANY))
+NETWORK_UPDATE = _body('network', dict(_ALWAYS, **_EXTERNAL, name=_ANY, shared=_ANY,
                                        description=_description()))
 
 _NO_NETWORK = 'Invalid input: {key} is required.'
@@ -109,12 +112,27 @@ SECURITY_GROUP_RULE_CREATE = _body('security_group_rule', dict(
 _ROUTER = {'name': {'type': ['string', 'null']}, 'description': _description(),
            'admin_state_up': _BOOL, 'external_gateway_info': {'type': ['object', 'null']}}
 ROUTER_CREATE = _body('router', dict(_OWNED, **_ROUTER))
-ROUTER_UPDATE = _body('router', _ROUTER)
+# Routes (extraroute): their format is the service's to check, in Neutron's words.
+ROUTER_UPDATE = _body('router', dict(_ROUTER, routes=_ANY))
+_NEEDS_ROUTES = 'Bad router request: give {{"router": {{"routes": [...]}}}}.'
+ROUTER_ROUTES = _body('router', {'routes': _ANY}, required=['routes'],
+                      required_message=_NEEDS_ROUTES)
 _ONE_OF = 'Bad router request: Either subnet_id or port_id must be specified.'
 ROUTER_INTERFACE = {'type': 'object', 'additionalProperties': False,
                     'properties': {'subnet_id': {'type': 'string'},
                                    'port_id': {'type': 'string'}},
                     'errorMessage': _ONE_OF}
+
+_ADDRESS = {'type': ['string', 'null']}
+_NEEDS_EXTERNAL = 'Invalid input: floating_network_id is required.'
+_FLOATINGIP = {'port_id': {'type': ['string', 'null']}, 'fixed_ip_address': _ADDRESS,
+               'description': _description()}
+FLOATINGIP_CREATE = _body('floatingip', dict(
+    _OWNED, **_FLOATINGIP, floating_ip_address=_ADDRESS,
+    subnet_id={'type': ['string', 'null']},
+    floating_network_id={'type': 'string', 'errorMessage': _NEEDS_EXTERNAL}),
+    required=['floating_network_id'], required_message=_NEEDS_EXTERNAL)
+FLOATINGIP_UPDATE = _body('floatingip', _FLOATINGIP)
 
 _POOL = {'name': {'type': 'string'}, 'description': _description(), 'prefixes': _ANY,
          'min_prefixlen': _ANY, 'default_prefixlen': _ANY, 'max_prefixlen': _ANY,

@@ -46,7 +46,7 @@ def network_view(net):
     return dict(_common(net, net['description']), **{
         'id': net['id'], 'name': net['name'], 'admin_state_up': True, 'status': 'ACTIVE',
         'subnets': [net['subnet_id']] if net['subnet_id'] else [],
-        'shared': net['shared'], 'router:external': False, 'mtu': MTU,
+        'shared': net['shared'], 'router:external': net['router_external'], 'mtu': MTU,
         'port_security_enabled': False, 'availability_zones': ['nova'],
         'availability_zone_hints': [], 'ipv4_address_scope': None,
         'ipv6_address_scope': None, 'is_default': False, 'l2_adjacency': True})
@@ -61,19 +61,22 @@ def subnet_view(net):
         'dns_nameservers': net['dns_nameservers'], 'host_routes': net['host_routes'],
         'ipv6_address_mode': None, 'ipv6_ra_mode': None,
         'subnetpool_id': net.get('subnetpool_id'),
-        'segment_id': None, 'service_types': []})
+        'segment_id': None, 'service_types': [],
+        'router:external': net.get('router_external', False)})
 
 
 def port_view(port, subnet_ids):
     """A port; ``subnet_ids`` maps network ids to their subnet's id."""
     bound = port['instance_id'] is not None
     device_owner = ('compute:nova' if bound else
-                    'network:router_interface' if port['router_id'] else '')
+                    'network:router_interface' if port['router_id'] else
+                    port.get('device_owner') or '')
     return dict(_common(port, port['description']), **{
         'id': port['id'], 'name': port['name'], 'network_id': port['network_id'],
         'mac_address': port['mac'], 'admin_state_up': port['admin_state_up'],
         'status': 'ACTIVE' if device_owner and port['admin_state_up'] else 'DOWN',
-        'device_id': port['instance_id'] or port['router_id'] or '',
+        'device_id': (port['instance_id'] or port['router_id'] or port.get('device_id')
+                      or ''),
         'device_owner': device_owner,
         'fixed_ips': [{'subnet_id': subnet_ids.get(port['network_id']),
                        'ip_address': port['ip']}] if port['ip'] else [],
@@ -189,6 +192,17 @@ EXTENSIONS = (
     ('router', 'Neutron L3 Router',
      'Router abstraction for basic L3 forwarding between L2 Neutron networks and '
      'access to external networks via a NAT gateway.', '2012-07-20T10:00:00-00:00'),
+    ('ext-gw-mode', 'Neutron L3 Configurable external gateway mode',
+     'Extension of the router abstraction for specifying whether SNAT should occur '
+     'on the external gateway', '2013-03-28T10:00:00-00:00'),
+    ('subnet-external-network', 'Subnet External Network',
+     'Informs if the subnet is associated to an external network.',
+     '2023-04-11T10:00:00-00:00'),
+    ('extraroute', 'Neutron Extra Route', 'Extra routes configuration for L3 router',
+     '2013-02-01T10:00:00-00:00'),
+    ('extraroute-atomic', 'Atomically add/remove extra routes',
+     'Edit extra routes of a router on server side by atomically adding/removing '
+     'extra routes', '2019-07-10T10:00:00-00:00'),
 )
 
 
@@ -203,7 +217,16 @@ def subnet_pool_view(pool):
 def router_view(router):
     return dict(_common(router, router['description']), id=router['id'],
                 name=router['name'], admin_state_up=router['admin_state_up'],
-                status='ACTIVE', external_gateway_info=None, routes=[])
+                status='ACTIVE', external_gateway_info=router['external_gateway_info'],
+                routes=router['routes'])
+
+
+def floating_ip_view(fip):
+    return dict(_common(fip, fip['description']), **{
+        key: fip[key] for key in ('id', 'floating_network_id', 'floating_ip_address',
+                                  'fixed_ip_address', 'port_id', 'router_id')},
+        status='ACTIVE' if fip['port_id'] else 'DOWN',
+        updated_at=common.isotime(fip['updated_at'] or fip['created_at']))
 
 
 def security_group_rule_view(rule):

@@ -49,13 +49,21 @@ class ConfigObject:
                               pretty_print=pretty_print)
 
 
+def _pci_address(device, slot):
+    """A device's address on PCI bus 0, when the designer chose its slot."""
+    if slot is not None:
+        _sub(device, 'address', type='pci', domain='0x0000', bus='0x00',
+             slot='0x%02x' % slot, function='0x0')
+
+
 class GuestDisk(ConfigObject):
     root_name = 'disk'
 
     def __init__(self, source_path, target_dev, target_bus='virtio',
                  driver_format='qcow2', device='disk', readonly=False, serial=None,
-                 rbd=None):
+                 rbd=None, pci_slot=None):
         self.source_path = source_path
+        self.pci_slot = pci_slot  # an explicit slot of PCI bus 0, or libvirt's choice
         self.rbd = rbd  # an RbdAccess when source_path is rbd:<pool>/<image>
         self.target_dev = target_dev
         self.target_bus = target_bus
@@ -76,6 +84,7 @@ class GuestDisk(ConfigObject):
             _sub(disk, 'readonly')
         if self.serial:
             _sub(disk, 'serial', self.serial)
+        _pci_address(disk, self.pci_slot)
         return disk
 
 
@@ -126,7 +135,8 @@ class CephSecret(ConfigObject):
 class GuestInterface(ConfigObject):
     root_name = 'interface'
 
-    def __init__(self, mac, network, mtu=None, model='virtio'):
+    def __init__(self, mac, network, mtu=None, model='virtio', pci_slot=None):
+        self.pci_slot = pci_slot
         self.mac = mac
         self.network = network
         self.model = model
@@ -139,6 +149,7 @@ class GuestInterface(ConfigObject):
         _sub(iface, 'model', type=self.model)
         if self.mtu:  # virtio tells the guest (host_mtu): an overlay's 1450
             _sub(iface, 'mtu', size=self.mtu)
+        _pci_address(iface, self.pci_slot)
         return iface
 
 

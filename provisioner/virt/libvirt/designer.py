@@ -2,6 +2,7 @@
 
 import ipaddress
 import re
+import string
 
 from lxml import etree
 
@@ -11,6 +12,34 @@ from provisioner.virt.libvirt import config
 
 # Device name prefix per bus, as guests' kernels will name them.
 _DEV_PREFIX = {'virtio': 'vd', 'ide': 'hd', 'sata': 'sd', 'scsi': 'sd'}
+
+
+# The PCI slots (bus 0) of a guest's NICs and virtio disks, chosen here so that the
+# address a guest sees each device at is known before its domain exists (Nova's
+# device metadata, in the config drive): NIC i at slot 3 + i, virtio disk vdX at
+# slot 16 + X's index; a device past those ranges gets libvirt's choice. Slots 0-2
+# stay libvirt's (host bridge, ISA bridge, its own devices).
+_NIC_SLOTS = range(0x03, 0x10)
+_DISK_SLOTS = range(0x10, 0x20)
+
+
+def nic_pci_slot(index):
+    return _NIC_SLOTS[index] if index < len(_NIC_SLOTS) else None
+
+
+def disk_pci_slot(target_dev):
+    """The slot of a virtio disk by its target name (vda -> 16), else None."""
+    if not target_dev.startswith(_DEV_PREFIX['virtio']):
+        return None
+    index = 0
+    for letter in target_dev[len(_DEV_PREFIX['virtio']):]:
+        index = index * 26 + string.ascii_lowercase.index(letter) + 1
+    return _DISK_SLOTS[index - 1] if index - 1 < len(_DISK_SLOTS) else None
+
+
+def pci_address(slot):
+    """The PCI address (Nova's format) of a slot of bus 0, or None."""
+    return None if slot is None else '0000:00:%02x.0' % slot
 
 
 def domain_name(instance_uuid):
@@ -39,19 +68,25 @@ def _single_line(text):
 def _disks(spec, conf, rbd):
     disks = []
     if spec.root_disk:
-        disks.append(config.GuestDisk(spec.root_disk, dev_name('virtio', 0), rbd=rbd))
+        disks.append(_virtio_disk(spec.root_disk, 0, rbd=rbd))
     for path, serial in spec.volumes:
-        disks.append(config.GuestDisk(path, dev_name('virtio', len(disks)),
-                                      serial=serial, rbd=rbd))
+        disks.append(_virtio_disk(path, len(disks), serial=serial, rbd=rbd))
     if spec.config_drive:
         bus = conf.libvirt.config_drive_bus
         # A virtio-blk CD-ROM does not exist; other buses get a real CD-ROM.
         device = 'disk' if bus == 'virtio' else 'cdrom'
         index = len(disks) if bus == 'virtio' else 0
-        disks.append(config.GuestDisk(spec.config_drive, dev_name(bus, index),
+        target = dev_name(bus, index)
+        disks.append(config.GuestDisk(spec.config_drive, target,
                                       target_bus=bus, driver_format='raw',
-                                      device=device, readonly=True))
+                                      device=device, readonly=True,
+                                      pci_slot=disk_pci_slot(target)))
     return disks
+
+
+def _virtio_disk(path, index, **options):
+    target = dev_name('virtio', index)
+    return config.GuestDisk(path, target, pci_slot=disk_pci_slot(target), **options)
 
 
 def build_guest(spec, virt_type, conf, rbd=None):
@@ -74,8 +109,8 @@ def build_guest(spec, virt_type, conf, rbd=None):
     if virt_type == 'qemu' and conf.libvirt.tb_cache_mib:
         guest.tb_cache_mib = conf.libvirt.tb_cache_mib
     guest.devices.extend(_disks(spec, conf, rbd))
-    for nic in spec.nics:  # (mac, network name[, mtu])
-        guest.devices.append(config.GuestInterface(*nic))
+    for index, nic in enumerate(spec.nics):  # (mac, network name[, mtu])
+        guest.devices.append(config.GuestInterface(*nic, pci_slot=nic_pci_slot(index)))
     guest.devices.append(config.GuestSerialFile(spec.console_log))
     return guest
 

@@ -53,6 +53,12 @@ class Guest:
             with libvirt_host.translate_errors('starting domain %s' % self.name):
                 raise
 
+    def inject_nmi(self):
+        """Send the guest a non-maskable interrupt (its kernel's crash dump)."""
+        with libvirt_host.translate_errors('injecting an NMI into domain %s'
+                                           % self.name):
+            self._domain.injectNMI(0)
+
     def destroy(self):
         """Power the domain off at once; not running (or gone) is fine."""
         try:

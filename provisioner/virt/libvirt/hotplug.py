@@ -47,7 +47,8 @@ def free_target(guest):
 
 def disk_xml(path, target, volume_id, readonly=False, rbd=None):
     return config.GuestDisk(path, target, serial=volume_id[:SERIAL_LENGTH],
-                            readonly=readonly, rbd=rbd).to_xml()
+                            readonly=readonly, rbd=rbd,
+                            pci_slot=designer.disk_pci_slot(target)).to_xml()
 
 
 def _target(guest, path, wanted):

@@ -308,14 +308,16 @@ class ApiCloud(base.Cloud):
                       % (project[0], user['id'], role), expect=(204,))
         return password
 
-    def rows_left(self, images=(), flavors=(), networks=(), projects=(), users=()):
-        """What the database still holds beyond what is kept (ids of images, flavors
-        and networks, names of projects and users): one line each. Servers, volumes,
-        ports, key pairs, server groups and unresolved leftovers are never kept."""
+    def rows_left(self, images=(), flavors=(), networks=(), projects=(), users=(),
+                  routers=(), ports=()):
+        """What the database still holds beyond what is kept (ids of images, flavors,
+        networks, routers and ports, names of projects and users): one line each.
+        Servers, volumes, floating IPs, key pairs, server groups and unresolved
+        leftovers are never kept."""
         checks = [
             ('server', "SELECT id, name FROM instances WHERE deleted_at IS NULL", ()),
             ('volume', "SELECT id, name FROM volumes WHERE status != 'deleted'", ()),
-            ('port', 'SELECT id, ip FROM ports', ()),
+            ('floating IP', 'SELECT id, floating_ip_address FROM floatingips', ()),
             ('key pair', 'SELECT name, user_id FROM keypairs', ()),
             ('server group', 'SELECT id, name FROM server_groups', ()),
             ('leftover', 'SELECT kind, name FROM leftovers WHERE resolved_at IS NULL',
@@ -324,6 +326,7 @@ class ApiCloud(base.Cloud):
         for kind, table, column, kept in (
                 ('image', 'images', 'id', images), ('flavor', 'flavors', 'id', flavors),
                 ('network', 'networks', 'id', networks),
+                ('router', 'routers', 'id', routers), ('port', 'ports', 'id', ports),
                 ('project', 'projects', 'name', projects),
                 ('user', 'users', 'name', users)):
             kept = tuple(kept)

@@ -207,7 +207,7 @@ def test_network_quotas(member_client, admin_client, admin_context):
     assert (quota['network'], quota['subnet'], quota['port']) == (100, 100, 500)
     assert (quota['router'], quota['security_group'],
             quota['security_group_rule']) == (10, 10, 100)
-    assert quota['floatingip'] == -1  # there are none: nothing to limit
+    assert quota['floatingip'] == 50  # Neutron's default
     details = member_client.get('/network/v2.0/quotas/%s/details' % me).json['quota']
     assert details['port'] == {'limit': 500, 'used': 0, 'reserved': 0}
     other = admin_context.project_id

@@ -51,7 +51,7 @@ def test_network_lifecycle_and_ownership(member_client, admin_client, app, make_
     assert [n['name'] for n in other.get(NET + 'networks').json['networks']] == ['pub']
     _error(member_client.post(NET + 'networks', {'network': {'name': 'x',
                                                              'router:external': True}}),
-           400, 'HTTPBadRequest')
+           403, 'HTTPForbidden')  # Neutron's: admins only
     assert member_client.delete(NET + 'networks/' + net['id']).status_int == 204
     assert admin_client.delete(NET + 'networks/' + shared['id']).status_int == 204
     assert member_client.get(NET + 'networks').json['networks'] == []
@@ -178,7 +178,7 @@ def test_network_quotas_are_enforced(member_client, admin_client):
     message = _error(member_client.post(NET + 'networks', {'network': {'name': 'two'}}),
                      409, 'OverQuota')
     assert 'network' in message
-    _error(admin_client.put(NET + 'quotas/' + project, {'quota': {'floatingip': 1}}),
+    _error(admin_client.put(NET + 'quotas/' + project, {'quota': {'rbac_policy': 1}}),
            400, 'InvalidInput')
     details = member_client.get(NET + 'quotas/%s/details' % project).json['quota']
     assert details['network'] == {'limit': 1, 'used': 1, 'reserved': 0}

@@ -210,7 +210,7 @@ ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput', 'lock', 'unlo
            'rebuild', 'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
            'removeSecurityGroup', 'addFixedIp', 'removeFixedIp', 'addFloatingIp',
            'removeFloatingIp', 'os-resetState', 'injectNetworkInfo', 'restore',
-           'forceDelete', 'os-migrateLive')
+           'forceDelete', 'os-migrateLive', 'trigger_crash_dump')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'propertyNames': {'enum': list(ACTIONS),
@@ -227,6 +227,8 @@ REBOOT = {'type': 'object',
           'properties': {'type': {'type': 'string', 'pattern': '^(SOFT|HARD|soft|hard)$'}},
           'required': ['type'], 'additionalProperties': False}
 
+# Nova's (2.17): the action takes nothing.
+TRIGGER_CRASH_DUMP = {'type': 'null'}
 CONSOLE_OUTPUT = {'type': ['object', 'null'],
                   'properties': {'length': {
                       'type': ['integer', 'string', 'null'], 'pattern': '^-?[0-9]+$',
