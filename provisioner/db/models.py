@@ -383,6 +383,12 @@ class Port(TimestampMixin, Base):
     # A router's interface (Neutron's device_owner network:router_interface).
     router_id: orm.Mapped[str | None] = orm.mapped_column(
         sa.ForeignKey('routers.id'), index=True)
+    # Neutron's port-security: the host lets the port send only from its MAC and
+    # fixed IP (and allowed_address_pairs) and applies its security groups.
+    port_security_enabled: orm.Mapped[bool] = orm.mapped_column(
+        default=True, server_default=sa.true())
+    allowed_address_pairs: orm.Mapped[list | None] = orm.mapped_column(sa.JSON,
+                                                                       default=list)
 
 
 class Router(TimestampMixin, Base):

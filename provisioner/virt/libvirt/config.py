@@ -126,11 +126,12 @@ class CephSecret(ConfigObject):
 class GuestInterface(ConfigObject):
     root_name = 'interface'
 
-    def __init__(self, mac, network, mtu=None, model='virtio'):
+    def __init__(self, mac, network, mtu=None, filterref=None, model='virtio'):
         self.mac = mac
         self.network = network
         self.model = model
         self.mtu = mtu
+        self.filterref = filterref  # the port's nwfilter (its security groups)
 
     def format_dom(self):
         iface = etree.Element('interface', type='network')
@@ -139,6 +140,8 @@ class GuestInterface(ConfigObject):
         _sub(iface, 'model', type=self.model)
         if self.mtu:  # virtio tells the guest (host_mtu): an overlay's 1450
             _sub(iface, 'mtu', size=self.mtu)
+        if self.filterref:
+            _sub(iface, 'filterref', filter=self.filterref)
         return iface
 
 

@@ -80,7 +80,7 @@ def build_guest(spec, virt_type, conf, rbd=None):
     if virt_type == 'qemu' and conf.libvirt.tb_cache_mib:
         guest.tb_cache_mib = conf.libvirt.tb_cache_mib
     guest.devices.extend(_disks(spec, conf, rbd))
-    for nic in spec.nics:  # (mac, network name[, mtu])
+    for nic in spec.nics:  # (mac, network name[, mtu[, filter name]])
         guest.devices.append(config.GuestInterface(*nic))
     guest.devices.append(config.GuestSerialFile(spec.console_log))
     return guest
