@@ -317,6 +317,12 @@ def add_to_server(context, instance_id, name):
     with db_api.transaction() as session:
         group = _by_name_or_id(session, context, name)
         ports = _server_ports(session, instance_id)
+        if session.execute(sa.select(models.Port.id).where(
+                models.Port.id.in_(ports),
+                models.Port.port_security_enabled.is_(False))).first():
+            raise exception.Invalid(reason='Network requires port_security_enabled and '
+                                           'subnet associated in order to apply '
+                                           'security groups.')
         if ports and len(_carried(session, ports, group.id)) == len(ports):
             raise AlreadyOnServer(name=name, server=instance_id)
         for port_id in set(ports) - set(_carried(session, ports, group.id)):
