@@ -61,8 +61,10 @@ def _heard(openstack, server):
             re.finditer(r'^SG-GOT: (\S+) (\d+)$', console, re.M)]
 
 
-def _wait_heard(openstack, server, sender, after=0, timeout=HEARD_TIMEOUT):
-    """The numbers B heard from ``sender`` above ``after``, once there is one."""
+def _wait_heard(openstack, server, sender, after=0, timeout=HEARD_TIMEOUT,
+                consoles=('sgt-a', 'sgt-b', 'sgt-c')):
+    """The numbers B heard from ``sender`` above ``after``, once there is one
+    (failing: the ``consoles`` shown)."""
     deadline = time.monotonic() + timeout
     while True:
         got = [n for who, n in _heard(openstack, server) if who == sender and n > after]
@@ -73,7 +75,7 @@ def _wait_heard(openstack, server, sender, after=0, timeout=HEARD_TIMEOUT):
                 server, sender, after, '\n'.join(
                     '%s:\n%s' % (name, openstack.run('console', 'log', 'show',
                                                       name).stdout[-1500:])
-                    for name in ('sgt-a', 'sgt-b', 'sgt-c'))))
+                    for name in consoles)))
         time.sleep(2)
 
 
