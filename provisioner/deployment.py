@@ -39,7 +39,10 @@ class Deployment:
     ``hypervisor``  this host's hypervisor driver, all-in-one (None distributed:
                     the hosts' workers have theirs);
     ``hosts``       how a host is reached for its console and maintenance: this
-                    process's driver, or the host's worker over RPC.
+                    process's driver, or the host's worker over RPC;
+    ``port_filters`` pushes ports' security group filters to their hosts after a
+                    change (``sync(port_ids, group_ids, strict)``,
+                    provisioner.engine.sg_sync).
     """
 
     mode: str
@@ -48,6 +51,7 @@ class Deployment:
     dispatcher: object = None
     hypervisor: object = None
     hosts: object = None
+    port_filters: object = None
 
     @property
     def distributed(self):

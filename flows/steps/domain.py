@@ -13,6 +13,7 @@ from provisioner import exception
 from provisioner.virt import spec as virt_spec
 
 from flows.steps import base
+from flows.steps import network
 
 LOG = logging.getLogger(__name__)
 
@@ -60,7 +61,9 @@ def guest_spec(payload):
         volumes=[(vol['path'], vol['id'][:20]) for vol in payload.volumes],
         config_drive=payload.config_drive,
         nics=[(port['mac'], drv.network_name(port['network']),
-               drv.guest_mtu(port['network'])) for port in payload.ports],
+               drv.guest_mtu(port['network']),
+               drv.port_filter_name(port['id']) if port.get('security') else None)
+              for port in payload.ports],
         console_log=drv.console_log_path(payload.instance_id))
 
 
@@ -71,6 +74,7 @@ class DefineDomainOnHost(base.HostStep):
     def run(self, payload):
         """{'console_log': its path on this host} (the engine records it for show)."""
         spec = guest_spec(payload)
+        network.ensure_port_filters(payload.ports)
         base.driver().define_domain(spec)
         return {'console_log': spec.console_log}
 
@@ -96,12 +100,16 @@ class DefineDomain(base.HostTask):
         return DomainPayload(
             instance_id=instance_id, name=req.name, vcpus=req.vcpus, ram_mib=req.ram_mib,
             root_disk=root_disk, image_files=image_files, volumes=volumes,
-            config_drive=config_drive, ports=ports)
+            config_drive=config_drive, ports=self.records.with_filters(ports))
 
-    def record(self, result, instance_id, **arguments):
+    def record(self, result, instance_id, ports, **arguments):
         # A worker of the previous release reports nothing: show falls back.
         if isinstance(result, dict) and result.get('console_log'):
             self.records.record_console_log(instance_id, result['console_log'])
+        # The ports joined their groups: rules naming these groups as remote now
+        # match their addresses, on every host.
+        self.records.sync_port_filters(port_ids=[port['id'] for port in ports],
+                                       strict=False)
         return result
 
 

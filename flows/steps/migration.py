@@ -14,6 +14,7 @@ from flows import constants
 from flows.steps import base
 from flows.steps import configdrive
 from flows.steps import image
+from flows.steps import network
 
 LOG = logging.getLogger(__name__)
 
@@ -72,6 +73,8 @@ class PrepareTargetOnHost(base.HostStep):
     def run(self, payload):
         """The guest's paths here: console_log, config_drive, kernel, ramdisk."""
         paths = base.driver().prepare_incoming(payload.instance_id, payload.ports)
+        # The domain's interfaces name their filters: libvirt needs them here first.
+        network.ensure_port_filters(payload.ports)
         files = image.FetchImageOnHost().run(image.ImagePayload(**payload.image))
         paths.update(kernel=files.get('kernel'), ramdisk=files.get('ramdisk'))
         paths['config_drive'] = configdrive.BuildConfigDriveOnHost().run(
@@ -102,7 +105,8 @@ class PrepareMigrationTarget(base.HostTask):
     def build_payload(self, instance_id, action_id):
         dest = self.records.migration_for(action_id)['dest_compute']
         req = self.records.current_request(instance_id)
-        ports = self.records.bind_ports(self.records.ports_for(instance_id), dest)
+        ports = self.records.with_filters(
+            self.records.bind_ports(self.records.ports_for(instance_id), dest))
         image_payload = image.FetchImage.build_payload(self, instance_id)
         drive = configdrive.BuildConfigDrive._payload(self, instance_id, req, ports)
         return PrepareTargetPayload(
@@ -186,18 +190,33 @@ class RecordLiveMigration(base.ProvisionerTask):
                   networks, [source], None, False)
 
 
+@dataclasses.dataclass(frozen=True)
+class ForgetPayload:
+    instance_id: str
+    port_ids: list
+
+
 class ForgetMigratedGuestOnHost(base.HostStep):
     name = 'migration.forget_source'
+    Payload = ForgetPayload
 
     def run(self, payload):
         base.undo('remove the files the source kept', base.driver().forget_migrated,
                   payload.instance_id)
+        for port_id in payload.port_ids:  # the ports' filters went with the guest
+            base.undo('delete filter of port %s' % port_id,
+                      base.driver().delete_port_filter, port_id)
 
 
 class ForgetMigratedGuest(base.HostTask):
     """Remove what the source kept of the guest: its instance directory (config
-    drive, console log). A failure is a leftover, never a rollback."""
+    drive, console log) and its ports' filters. A failure is a leftover, never a
+    rollback."""
 
     host_key = constants.SOURCE_HOST
     deferrable = True
     step = ForgetMigratedGuestOnHost
+
+    def build_payload(self, instance_id, **arguments):
+        return ForgetPayload(instance_id, [port['id'] for port in
+                                           self.records.ports_for(instance_id)])

@@ -44,14 +44,19 @@ class AllocatePorts(base.ProvisionerTask):
 
 class ReleasePorts(base.ProvisionerTask):
     """Release the instance's fixed IPs and MACs; the hosts holding their networks
-    learn it (the last port of a network on a host takes its bridge away)."""
+    learn it (the last port of a network on a host takes its bridge away), and so do
+    the hosts of the ports whose rules name the ports' groups."""
 
     def execute(self, instance_id):
-        networks = [port['network']['id'] for port in self.records.ports_for(instance_id)]
+        ports = self.records.ports_for(instance_id)
+        networks = [port['network']['id'] for port in ports]
+        groups = self.records.security_groups_of([port['id'] for port in ports])
         host = self.records.host_of(instance_id)
         self.records.release_ports(instance_id)
         self.records.sync_networks(networks, leaving=[host] if host else [],
                                    strict=False)
+        # Their groups lost members: rules naming them as remote group shrink.
+        self.records.sync_port_filters(group_ids=groups, strict=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,10 +68,22 @@ class DhcpPayload:
     hostname: str | None = None
 
 
+def ensure_port_filters(ports):
+    """Each port's security groups filter, before a domain uses it (a port of a
+    flow persisted before filters carries no 'security': it gets none)."""
+    for port in ports:
+        if port.get('security'):
+            base.driver().ensure_port_filter(port['security'])
+
+
 def release_dhcp(payload):
+    """The ports' DHCP entries and their filters (no domain uses them any more:
+    the domain steps ran or were undone before)."""
     for port in payload.ports:
         base.undo('drop DHCP entry %s' % port['mac'],
                   base.driver().release_dhcp, port['network'], port['mac'])
+        base.undo('delete filter of port %s' % port['id'],
+                  base.driver().delete_port_filter, port['id'])
 
 
 class ReserveDhcpOnHost(base.HostStep):

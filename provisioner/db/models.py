@@ -432,6 +432,12 @@ class Port(TimestampMixin, Base):
     # (network:router_gateway, network:floatingip) and the id of what owns it.
     device_owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     device_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    # Neutron's port-security: the host lets the port send only from its MAC and
+    # fixed IP (and allowed_address_pairs) and applies its security groups.
+    port_security_enabled: orm.Mapped[bool] = orm.mapped_column(
+        default=True, server_default=sa.true())
+    allowed_address_pairs: orm.Mapped[list | None] = orm.mapped_column(sa.JSON,
+                                                                       default=list)
 
 
 class Router(TimestampMixin, Base):

@@ -8,6 +8,7 @@ from provisioner.conf import CONF
 from provisioner import deployment
 from provisioner.engine import flow_view
 from provisioner.engine import runner
+from provisioner.engine import sg_sync
 
 
 def build(dispatching=False):
@@ -32,7 +33,8 @@ def all_in_one(dispatching=False):
     driver = virt.get_driver()
     return deployment.Deployment(
         deployment.ALL_IN_ONE, runner=runner, flow_view=flow_view, dispatcher=dispatcher,
-        hypervisor=driver, hosts=host_maintenance.LocalHostMaintenance(driver, CONF.host))
+        hypervisor=driver, hosts=host_maintenance.LocalHostMaintenance(driver, CONF.host),
+        port_filters=sg_sync)
 
 
 def distributed(dispatching=False):
@@ -43,4 +45,4 @@ def distributed(dispatching=False):
         dispatcher = dispatch.JobboardDispatcher()
     return deployment.Deployment(
         deployment.DISTRIBUTED, runner=runner, flow_view=flow_view, dispatcher=dispatcher,
-        hosts=maintenance_rpcapi.HostMaintenanceAPI())
+        hosts=maintenance_rpcapi.HostMaintenanceAPI(), port_filters=sg_sync)

@@ -21,7 +21,9 @@ from provisioner.compute import migrations
 from provisioner.compute import power
 from provisioner.compute import rebuild
 from provisioner.engine import l2pop
+from provisioner.engine import sg_sync
 from provisioner.network import ipam
+from provisioner.network import port_filters
 from provisioner.network import segments
 from provisioner.volume import api as volume_api
 from provisioner.volume import snapshots
@@ -76,6 +78,10 @@ class StepRecords:
     # Their networks' segments across hosts (the L2 agents').
     bind_ports = _calls(segments.bind_ports)
     sync_networks = _calls(l2pop.sync)
+    # Their security groups' filters on the hosts.
+    with_filters = _calls(port_filters.with_filters)
+    security_groups_of = _calls(port_filters.groups_of)
+    sync_port_filters = _calls(sg_sync.sync)
 
     # Volumes: the instance's own, its root volume, the volume service's.
     ROOT_DEVICE = boot_volumes.ROOT_DEVICE

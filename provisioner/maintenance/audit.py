@@ -32,6 +32,9 @@ def _orphan_reason(resource, recs):
     if resource.kind == inv.DHCP_HOST:
         return None if (resource.network, resource.name) in recs.local_ports else \
             'no port of an instance on this host has this MAC'
+    if resource.kind == inv.PORT_FILTER:
+        return None if resource.owner in recs.local_port_ids else \
+            'no port of an instance on this host has this id'
     return None
 
 

@@ -35,6 +35,8 @@ class HostRecords:
                                 # instances, and every host's on the networks
                                 # whose DHCP server is here (one across hosts)
     expected: list              # Expected, for settled instances on this host
+    # Ids of the ports of its instances (each may have a filter here).
+    local_port_ids: set = dataclasses.field(default_factory=set)
 
     def instance_reason(self, instance_id):
         """Why an instance's resource on this host is an orphan, or None."""
@@ -88,4 +90,4 @@ def load(host):
                         if dhcp_hosts.get(p.network_id) in (None, host) else None)
                        for p in ports if p.instance_id == row.id)))
     return HostRecords(host, instance_hosts, volume_owners, network_ids, local_ports,
-                       expected)
+                       expected, {p.id for p in ports})

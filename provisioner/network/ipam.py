@@ -203,7 +203,9 @@ def port_view_dict(port, host=None, security_groups=()):
             'network_id': port.network_id, 'mac': port.mac, 'ip': port.ip,
             'created_at': port.created_at, 'project_id': port.project_id,
             'host': host, 'boot_made': port.boot_made,
-            'device_owner': port.device_owner, 'device_id': port.device_id}
+            'device_owner': port.device_owner, 'device_id': port.device_id,
+            'port_security_enabled': port.port_security_enabled,
+            'allowed_address_pairs': list(port.allowed_address_pairs or [])}
 
 
 def list_ports(project_id=None):

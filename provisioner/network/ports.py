@@ -16,6 +16,7 @@ from provisioner.db import models
 from provisioner import exception
 from provisioner.network import ipam
 from provisioner.network import ownership
+from provisioner.network import port_security
 from provisioner.network import security_groups
 from provisioner.quota import networks as network_quotas
 from provisioner.network import service
@@ -98,9 +99,14 @@ def _addresses(session, net, fixed_ips, mac):
     return ip, mac or ipam.mac_for(ip)
 
 
+def _secured(spec):
+    return spec.get('port_security_enabled') is not False
+
+
 def _add_port(session, context, spec, default_group):
     """One port of ``spec`` ({network_id, name?, fixed_ips?, mac_address?,
-    description?, admin_state_up?, security_groups?}) in the caller's transaction."""
+    description?, admin_state_up?, security_groups?, port_security_enabled?,
+    allowed_address_pairs?}) in the caller's transaction."""
     validation.check({'name': spec.get('name') or None,
                       'description': spec.get('description', ''),
                       'mac_address': spec.get('mac_address')}, PORT)
@@ -109,13 +115,17 @@ def _add_port(session, context, spec, default_group):
     service.check_attachable(context, net)
     ip, mac = _addresses(session, net, spec.get('fixed_ips'), mac)
     network_quotas.check(session, context.project_id, 'port')
+    secured = _secured(spec)
+    pairs = port_security.pairs(spec.get('allowed_address_pairs'), mac)
+    port_security.check(secured, spec.get('security_groups'), pairs)
     groups = security_groups.for_port(session, context, spec.get('security_groups'),
-                                      default_group)
+                                      default_group) if secured else []
     port = models.Port(id=str(uuid.uuid4()), instance_id=None,
                        name=spec.get('name') or '',
                        description=spec.get('description', ''), network_id=net.id,
                        project_id=context.project_id, mac=mac, ip=ip, boot_made=False,
-                       admin_state_up=bool(spec.get('admin_state_up', True)))
+                       admin_state_up=bool(spec.get('admin_state_up', True)),
+                       port_security_enabled=secured, allowed_address_pairs=pairs)
     session.add(port)
     session.flush()
     security_groups.set_port_groups(session, port.id, groups)
@@ -130,7 +140,8 @@ def create_ports(context, specs):
     network without a subnet it has none."""
     policy.authorize(context, 'port:create', {'project_id': context.project_id})
     default_group = (security_groups.ensure_default(context.project_id)
-                     if any(s.get('security_groups') is None for s in specs) else None)
+                     if any(s.get('security_groups') is None and _secured(s)
+                            for s in specs) else None)
     try:
         with db_api.transaction() as session:
             return [_add_port(session, context, spec, default_group) for spec in specs]
@@ -150,8 +161,9 @@ def create_port(context, network_id, name='', fixed_ips=None, mac_address=None,
 
 
 def update_port(context, port_id, name=None, description=None, admin_state_up=None,
-                groups=None):
+                groups=None, secured=None, address_pairs=None):
     """Change what is given (None: unchanged; '' clears a name or description).
+    ``secured``: port_security_enabled; ``address_pairs``: allowed_address_pairs.
 
     A bound port stays up: taking a running guest's port down is not supported."""
     validation.check({'name': name or None, 'description': description}, PORT)
@@ -168,11 +180,23 @@ def update_port(context, port_id, name=None, description=None, admin_state_up=No
                     reason='Port %s is bound to server %s: taking it down is not '
                            'supported here.' % (port_id, port.instance_id))
             port.admin_state_up = bool(admin_state_up)
-        if groups is not None:
-            security_groups.set_port_groups(session, port.id, security_groups.for_port(
-                session, context, groups, None))
+        _update_security(session, context, port, groups, secured, address_pairs)
         session.flush()
     return show_port(context, port_id)
+
+
+def _update_security(session, context, port, groups, secured, address_pairs):
+    if address_pairs is not None:
+        address_pairs = port_security.pairs(address_pairs, port.mac)
+    held = session.execute(sa.select(models.PortSecurityGroup.security_group_id).where(
+        models.PortSecurityGroup.port_id == port.id)).scalars().all()
+    port.port_security_enabled = port_security.check_update(
+        port, secured, groups, held, address_pairs)
+    if address_pairs is not None:
+        port.allowed_address_pairs = address_pairs
+    if groups is not None:
+        security_groups.set_port_groups(session, port.id, security_groups.for_port(
+            session, context, groups, None))
 
 
 def delete_port(context, port_id):

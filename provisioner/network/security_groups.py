@@ -224,12 +224,14 @@ def create_rule(context, rule):
 
 
 def delete_rule(context, rule_id):
+    """Delete the rule; the id of its group."""
     with db_api.transaction() as session:
         rule = ownership.get(session, context, models.SecurityGroupRule, rule_id,
                              RuleNotFound)
         policy.authorize(context, 'security_group:update',
                          {'project_id': rule.project_id})
         session.delete(rule)
+        return rule.security_group_id
 
 
 # -- the groups of a port ---------------------------------------------------------------
@@ -308,22 +310,30 @@ def _carried(session, port_ids, group_id):
 
 
 def add_to_server(context, instance_id, name):
-    """Give every port of the server the group ``name`` (an id or a name)."""
+    """Give every port of the server the group ``name`` (an id or a name); its id."""
     policy.authorize(context, 'port:update', {'project_id': context.project_id})
     if name == DEFAULT:
         ensure_default(context.project_id)
     with db_api.transaction() as session:
         group = _by_name_or_id(session, context, name)
         ports = _server_ports(session, instance_id)
+        if session.execute(sa.select(models.Port.id).where(
+                models.Port.id.in_(ports),
+                models.Port.port_security_enabled.is_(False))).first():
+            raise exception.Invalid(reason='Network requires port_security_enabled and '
+                                           'subnet associated in order to apply '
+                                           'security groups.')
         if ports and len(_carried(session, ports, group.id)) == len(ports):
             raise AlreadyOnServer(name=name, server=instance_id)
         for port_id in set(ports) - set(_carried(session, ports, group.id)):
             session.add(models.PortSecurityGroup(port_id=port_id,
                                                  security_group_id=group.id))
+        return group.id
 
 
 def remove_from_server(context, instance_id, name):
-    """Take the group ``name`` off every port of the server that carries it."""
+    """Take the group ``name`` off every port of the server that carries it; (its
+    id, the ports that carried it)."""
     policy.authorize(context, 'port:update', {'project_id': context.project_id})
     with db_api.transaction() as session:
         group = _by_name_or_id(session, context, name)
@@ -333,6 +343,7 @@ def remove_from_server(context, instance_id, name):
         session.execute(sa.delete(models.PortSecurityGroup).where(
             models.PortSecurityGroup.port_id.in_(carried),
             models.PortSecurityGroup.security_group_id == group.id))
+        return group.id, carried
 
 
 def server_groups(context, instance_id):

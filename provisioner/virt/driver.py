@@ -43,6 +43,7 @@ from provisioner.virt import configdrive
 from provisioner.virt import deployment
 from provisioner.virt import host_networks
 from provisioner.virt import live_migration
+from provisioner.virt import port_filters
 from provisioner.virt import rebuild_files
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
@@ -117,8 +118,9 @@ def _rbd_disks(spec):
                [spec.root_disk] + [path for path, _ in spec.volumes])
 
 
-class LibvirtDriver(host_networks.HostNetworks, rebuild_files.RebuildFiles,
-                    volume_copies.VolumeCopies, live_migration.LiveMigration):
+class LibvirtDriver(host_networks.HostNetworks, port_filters.PortFilters,
+                    rebuild_files.RebuildFiles, volume_copies.VolumeCopies,
+                    live_migration.LiveMigration):
     def __init__(self, host=None):
         self.host = host or libvirt_host.Host()
 

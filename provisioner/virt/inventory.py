@@ -2,8 +2,9 @@
 
 The inventory lists, without any database: libvirt domains whose console log is
 this deployment's (state_path/instances/<uuid>/console.log), the libvirt networks
-named with its prefix and their DHCP host entries, the volumes of its two pools, and
-the instance directories (and config drives) under state_path/instances. Another
+named with its prefix and their DHCP host entries, the volumes of its two pools, the
+instance directories (and config drives) under state_path/instances, and the ports'
+filters (libvirt nwfilters named with its prefix). Another
 deployment on the same host has another prefix and another state_path (even one
 inside this one's): none of its resources is ever listed, so none is ever removed
 (provisioner.virt.deployment).
@@ -29,7 +30,9 @@ from provisioner.virt.libvirt import storage
 DOMAIN, ROOT_DISK, VOLUME = 'domain', 'root_disk', 'volume'
 CONFIG_DRIVE, INSTANCE_DIR = 'config_drive', 'instance_dir'
 DHCP_HOST, NETWORK = 'dhcp_host', 'network'
-KINDS = (DOMAIN, ROOT_DISK, VOLUME, CONFIG_DRIVE, INSTANCE_DIR, DHCP_HOST, NETWORK)
+PORT_FILTER = 'port_filter'  # a port's security groups (provisioner.virt.port_filters)
+KINDS = (DOMAIN, ROOT_DISK, VOLUME, CONFIG_DRIVE, INSTANCE_DIR, DHCP_HOST, NETWORK,
+         PORT_FILTER)
 # What a host's steps make under state_path (the driver's layout); the database and
 # logs of an all-in-one state_path are not the host's to remove.
 HOST_DIRECTORIES = ('disks', 'volumes', 'instances', 'images')
@@ -152,6 +155,14 @@ def _networks(driver):
                            network=network_id, detail=entry.ip or '')
 
 
+def _port_filters(driver):
+    with libvirt_host.translate_errors('listing filters'):
+        port_ids = driver.port_filters()
+    for port_id in port_ids:
+        yield Resource(PORT_FILTER, port_id, port_id,
+                       detail=driver.port_filter_name(port_id))
+
+
 def collect(driver):
     """Every resource of this deployment on the driver's host, as Resources."""
     now = time.time()
@@ -160,6 +171,7 @@ def collect(driver):
     found += _pool_volumes(driver, VOLUME, now)
     found += _instance_files(driver, now)
     found += _networks(driver)
+    found += _port_filters(driver)  # after the domains: teardown removes those first
     return found
 
 
@@ -180,6 +192,8 @@ def remove(driver, resource):
         driver.release_dhcp({'id': resource.network}, resource.name)
     elif kind == NETWORK:
         driver.delete_network({'id': owner})
+    elif kind == PORT_FILTER:
+        driver.delete_port_filter(owner)
     else:
         raise ValueError('unknown resource kind %r' % kind)
 
@@ -193,7 +207,8 @@ def teardown(driver):
     """
     removed = []
     for resource in collect(driver):
-        if resource.kind in (NETWORK, DOMAIN, ROOT_DISK, VOLUME, INSTANCE_DIR):
+        if resource.kind in (NETWORK, DOMAIN, ROOT_DISK, VOLUME, INSTANCE_DIR,
+                             PORT_FILTER):
             remove(driver, resource)
             removed.append('%s %s' % (resource.kind, resource.name))
     for name in driver.pool_names():

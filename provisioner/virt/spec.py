@@ -8,7 +8,8 @@ class GuestSpec:
     """Everything the designer needs to shape one domain.
 
     Paths are host paths prepared by earlier steps; ``volumes`` is a list of
-    (path, serial) and ``nics`` a list of (mac, libvirt network name[, MTU]).
+    (path, serial) and ``nics`` a list of (mac, libvirt network name[, MTU[,
+    nwfilter name]]).
     """
 
     uuid: str

@@ -17,6 +17,7 @@ from provisioner import virt
 from provisioner.worker import endpoint
 from provisioner.worker import engine_rpcapi
 from provisioner.worker import l2
+from provisioner.worker import sg_agent
 
 LOG = logging.getLogger(__name__)
 
@@ -32,7 +33,8 @@ class WorkerService:
         """The RPC endpoints this worker serves; one per API namespace."""
         return [endpoint.HostStepsEndpoint(self.host),
                 maintenance.HostMaintenanceEndpoint(virt.get_driver()),
-                l2.L2AgentEndpoint(virt.get_driver())]
+                l2.L2AgentEndpoint(virt.get_driver()),
+                sg_agent.SecurityGroupAgentEndpoint(virt.get_driver())]
 
     def report(self):
         try:

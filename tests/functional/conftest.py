@@ -226,6 +226,9 @@ def _destroy_on(conn, root, prefix):
             if pool.isActive():
                 pool.destroy()
             pool.undefine()
+    for port_filter in conn.listAllNWFilters():
+        if port_filter.name().startswith(prefix + '-port-'):
+            port_filter.undefine()
 
 
 def build_guest_image():

@@ -87,6 +87,10 @@ def test_audit_lists_what_went_behind_its_back_and_fix_spares_another_deployment
         own_pool = conn.storagePoolLookupByName('%s-volumes' % cloud.prefix)
         own_pool.storageVolLookupByName('volume-%s.qcow2' % volume_id).delete(0)
         ghost, ghost_volume = _plant(conn, own_pool, cloud.state_path)
+        # A port's filter whose port is no instance's here.
+        ghost_port = str(uuid.uuid4())
+        conn.nwfilterDefineXML("<filter name='%s-port-%s' chain='root'/>"
+                               % (cloud.prefix, ghost_port))
         # The same, of a second deployment (its own state_path, derived prefix).
         other_ids = _plant(conn, other_pool, other_state)
 
@@ -98,11 +102,13 @@ def test_audit_lists_what_went_behind_its_back_and_fix_spares_another_deployment
             ('missing', 'dhcp_host', mac, '-'),
             ('missing', 'volume', 'volume-%s.qcow2' % volume_id, '-'),
             ('orphan', 'domain', 'instance-%s' % ghost, kept),
+            ('orphan', 'port_filter', ghost_port, kept),
             ('orphan', 'volume', 'volume-%s.qcow2' % ghost_volume, kept)])
 
         # The volume was made just now: inside the grace period, it stays.
         code, listed = _audit(cloud, '--fix')
         assert ('orphan', 'domain', 'instance-%s' % ghost, 'removed') in listed
+        assert ('orphan', 'port_filter', ghost_port, 'removed') in listed
         assert ('orphan', 'volume', 'volume-%s.qcow2' % ghost_volume,
                 'kept (younger than the grace period)') in listed
         code, listed = _audit(cloud, '--fix', '--grace-period', '0')
@@ -112,6 +118,12 @@ def test_audit_lists_what_went_behind_its_back_and_fix_spares_another_deployment
 
         names = [d.name() for d in conn.listAllDomains()]
         assert 'instance-%s' % ghost not in names
+        # The instance's own port keeps its filter; the ghost's is gone.
+        filters = {f.name() for f in conn.listAllNWFilters()}
+        assert '%s-port-%s' % (cloud.prefix, ghost_port) not in filters
+        (port_id,), = cloud.query('SELECT id FROM ports WHERE instance_id = ?',
+                                  (vm['id'],))
+        assert '%s-port-%s' % (cloud.prefix, port_id) in filters
         assert 'instance-%s' % other_ids[0] in names
         assert other_pool.listVolumes() == ['volume-%s.qcow2' % other_ids[1]]
     finally:

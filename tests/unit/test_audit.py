@@ -221,6 +221,31 @@ def test_compare_an_instance_on_another_host_owns_nothing_here():
     assert finding.reason == 'instance is on host h2'
 
 
+def test_compare_a_port_filter_belongs_to_a_port_of_an_instance_here():
+    recs = records.HostRecords('h1', {'i1': 'h1'}, {}, set(), set(), [], {'p1'})
+    found_ = audit.compare([inv.Resource(inv.PORT_FILTER, 'p1', 'p1'),
+                            inv.Resource(inv.PORT_FILTER, 'p2', 'p2')], recs, 0)
+    assert [(f.name, f.reason, f.removable()) for f in found_] == [
+        ('p2', 'no port of an instance on this host has this id', True)]
+
+
+def test_the_security_group_agent_converges_its_hosts_filters():
+    from provisioner.worker import sg_agent
+
+    class Driver:
+        def __init__(self):
+            self.calls = []
+
+        def sync_port_filters(self, states, removed=()):
+            self.calls.append((states, list(removed)))
+
+    driver = Driver()
+    endpoint = sg_agent.SecurityGroupAgentEndpoint(driver)
+    assert (endpoint.target.namespace, endpoint.target.version) == ('sgagent', '1.0')
+    endpoint.sync_port_filters({}, [{'port_id': 'p1'}], removed=['p2'])
+    assert driver.calls == [([{'port_id': 'p1'}], ['p2'])]
+
+
 class _EngineInProcess:
     """The engine's maintenance endpoint, called without a broker."""
 

@@ -20,6 +20,7 @@ from provisioner.api.compute import floating_ips
 from provisioner.api.compute import rebuild
 from provisioner.api.compute.schemas import servers as schemas
 from provisioner.api.compute.servers import compute
+from provisioner.api.network import common
 from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.compute import actions
@@ -80,15 +81,18 @@ def _rollback(req, server_id, body):
 @validation.schema(schemas.SECURITY_GROUP)
 def _add_security_group(req, server_id, body):
     """Nova's addSecurityGroup: the group goes on every port of the server."""
-    security_groups.add_to_server(req.context, compute(req).server_record(server_id)['id'],
-                                  body['name'])
+    group_id = security_groups.add_to_server(
+        req.context, compute(req).server_record(server_id)['id'], body['name'])
+    # The server's ports carry it now: they are among the group's.
+    common.sync_filters(req, group_ids=[group_id])
     return wsgi.empty_response(202)
 
 
 @validation.schema(schemas.SECURITY_GROUP)
 def _remove_security_group(req, server_id, body):
-    security_groups.remove_from_server(
+    group_id, port_ids = security_groups.remove_from_server(
         req.context, compute(req).server_record(server_id)['id'], body['name'])
+    common.sync_filters(req, port_ids=port_ids, group_ids=[group_id])
     return wsgi.empty_response(202)
 
 

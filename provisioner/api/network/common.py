@@ -73,3 +73,11 @@ def created(req, resource, views, bulk, status=201):
     if bulk:
         return wsgi.json_response({resource + 's': views}, status)
     return wsgi.json_response({resource: views[0]}, status)
+
+
+def sync_filters(req, port_ids=(), group_ids=()):
+    """After a change of security groups: the hosts of the ports it touches filter
+    them anew (a host that fails is logged; the next change repairs it)."""
+    port_filters = req.deployment and req.deployment.port_filters
+    if port_filters is not None:
+        port_filters.sync(port_ids=port_ids, group_ids=group_ids, strict=False)

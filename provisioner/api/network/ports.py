@@ -12,6 +12,9 @@ from provisioner.network import ports
 from provisioner.network import service
 
 
+_SECURITY = {'security_groups', 'port_security_enabled', 'allowed_address_pairs'}
+
+
 def _subnet_ids(req):
     return {n['id']: n['subnet_id'] for n in service.list_networks(req.context)}
 
@@ -55,9 +58,13 @@ def create_port(req):
 @validation.schema(schemas.PORT_UPDATE)
 def update_port(req, port_id, body):
     body = body['port']
+    held = ports.show_port(req.context, port_id)['security_groups']
     ports.update_port(req.context, port_id, common.name_update(body),
                       common.description(body), body.get('admin_state_up'),
-                      body.get('security_groups'))
+                      body.get('security_groups'), body.get('port_security_enabled'),
+                      body.get('allowed_address_pairs'))
+    if _SECURITY.intersection(body):  # its filter, and its old groups' members
+        common.sync_filters(req, port_ids=[port_id], group_ids=held)
     return _port(req, port_id)
 
 

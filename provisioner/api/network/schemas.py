@@ -90,7 +90,8 @@ _BOOL = {'type': 'boolean', 'errorMessage': "Invalid input for {key}. Reason: "
 _GROUPS = {'type': ['array', 'null'], 'items': {'type': 'string'},
            'errorMessage': 'Invalid input for security_groups. Reason: give a list of '
                            'security group ids.'}
-_PORT_STATE = {'admin_state_up': _BOOL, 'security_groups': _GROUPS}
+_PORT_STATE = {'admin_state_up': _BOOL, 'security_groups': _GROUPS,
+               'port_security_enabled': _BOOL, 'allowed_address_pairs': _ANY}
 PORT_CREATE = _body('port', dict(
     _OWNED, **dict(_ALWAYS, **_PORT_STATE), name=_ANY, fixed_ips=_ANY,
     mac_address=_ANY,

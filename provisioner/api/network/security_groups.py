@@ -66,11 +66,13 @@ def create_security_group_rule(req, body):
     body = body['security_group_rule']
     common.project(req, body)
     rule = service.create_rule(req.context, body)
+    common.sync_filters(req, group_ids=[rule['security_group_id']])
     return views.one(req, 'security_group_rule',
                      views.security_group_rule_view(rule), 201)
 
 
 @wsgi.route('DELETE', '/v2.0/security-group-rules/{rule_id}')
 def delete_security_group_rule(req, rule_id):
-    service.delete_rule(req.context, rule_id)
+    group_id = service.delete_rule(req.context, rule_id)
+    common.sync_filters(req, group_ids=[group_id])
     return wsgi.empty_response(204)

@@ -135,12 +135,14 @@ class CephSecret(ConfigObject):
 class GuestInterface(ConfigObject):
     root_name = 'interface'
 
-    def __init__(self, mac, network, mtu=None, model='virtio', pci_slot=None):
+    def __init__(self, mac, network, mtu=None, filterref=None, model='virtio',
+                 pci_slot=None):
         self.pci_slot = pci_slot
         self.mac = mac
         self.network = network
         self.model = model
         self.mtu = mtu
+        self.filterref = filterref  # the port's nwfilter (its security groups)
 
     def format_dom(self):
         iface = etree.Element('interface', type='network')
@@ -150,6 +152,8 @@ class GuestInterface(ConfigObject):
         if self.mtu:  # virtio tells the guest (host_mtu): an overlay's 1450
             _sub(iface, 'mtu', size=self.mtu)
         _pci_address(iface, self.pci_slot)
+        if self.filterref:
+            _sub(iface, 'filterref', filter=self.filterref)
         return iface
 
 

@@ -109,7 +109,7 @@ def build_guest(spec, virt_type, conf, rbd=None):
     if virt_type == 'qemu' and conf.libvirt.tb_cache_mib:
         guest.tb_cache_mib = conf.libvirt.tb_cache_mib
     guest.devices.extend(_disks(spec, conf, rbd))
-    for index, nic in enumerate(spec.nics):  # (mac, network name[, mtu])
+    for index, nic in enumerate(spec.nics):  # (mac, network name[, mtu[, filter]])
         guest.devices.append(config.GuestInterface(*nic, pci_slot=nic_pci_slot(index)))
     guest.devices.append(config.GuestSerialFile(spec.console_log))
     return guest

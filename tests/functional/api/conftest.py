@@ -369,6 +369,8 @@ class ApiCloud(base.Cloud):
                       if n.name().startswith(self.prefix)]
             found += ['pool %s' % p.name() for p in conn.listAllStoragePools()
                       if p.name().startswith(self.prefix)]
+            found += ['filter %s' % f.name() for f in conn.listAllNWFilters()
+                      if f.name().startswith(self.prefix + '-port-')]
         finally:
             conn.close()
         return found
