@@ -7,6 +7,7 @@ import subprocess
 import pytest
 from lxml import etree
 
+from provisioner.virt import commands
 from provisioner.virt.libvirt import designer
 from provisioner.virt import vxlan
 from provisioner.worker import l2
@@ -37,7 +38,7 @@ class FakeIp:
 @pytest.fixture
 def fake_ip(monkeypatch):
     fake = FakeIp()
-    monkeypatch.setattr(vxlan.subprocess, 'run', fake)
+    monkeypatch.setattr(commands.subprocess, 'run', fake)
     return fake
 
 
