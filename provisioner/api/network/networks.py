@@ -1,9 +1,8 @@
 """Networks (Neutron's), and the collections that exist here only empty.
 
 A network belongs to a project (``shared`` ones, and the operator's, serve every
-project) and has at most one IPv4 subnet: on each host it is one isolated libvirt
-network whose dnsmasq serves one range. Floating IPs do not exist (isolated
-networks): their list is empty.
+project) and has any number of IPv4 subnets, all served by one dnsmasq in its DHCP
+namespace. Floating IPs do not exist (isolated networks): their list is empty.
 """
 
 from provisioner.api.network import common

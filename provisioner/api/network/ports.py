@@ -13,7 +13,9 @@ from provisioner.network import service
 
 
 def _subnet_ids(req):
-    return {n['id']: n['subnet_id'] for n in service.list_networks(req.context)}
+    """{network id: [(CIDR, subnet id)]} of the networks the caller sees."""
+    return {n['id']: [(s['cidr'], s['id']) for s in n['subnets']]
+            for n in service.list_networks(req.context)}
 
 
 def _port(req, port_id, status=200):
@@ -57,7 +59,7 @@ def update_port(req, port_id, body):
     body = body['port']
     ports.update_port(req.context, port_id, common.name_update(body),
                       common.description(body), body.get('admin_state_up'),
-                      body.get('security_groups'))
+                      body.get('security_groups'), body.get('fixed_ips'))
     return _port(req, port_id)
 
 
