@@ -55,8 +55,8 @@ class HostNetworks:
         served, its DHCP namespace (else none: the DHCP moved or never was here).
         On an overlay: its VXLAN device, flooding to ``net['peers']``."""
         bridge = self.bridge_name(net)
-        network_config = designer.build_network(self.network_name(net), bridge, net,
-                                                serve=False, mtu=self.guest_mtu(net))
+        network_config = designer.build_network(self.network_name(net), bridge,
+                                                mtu=self.guest_mtu(net))
         libvirt_network.ensure(self._conn(), network_config)
         live = self._makes_host_bridges()
         if self.overlay(net) and live:

@@ -262,9 +262,7 @@ def test_generated_xml_validates_against_libvirt_schemas(tmp_path):
                 nics=[(MAC, 'p-net-1')])
             _validate(tmp_path, 'domain.xml',
                       designer.build_guest(spec, 'qemu', CONF).to_xml(), 'domain')
-        network = designer.build_network('p-net-1', 'p-1', {
-            'id': '1', 'cidr': '10.1.2.0/24', 'gateway': '10.1.2.1',
-            'dhcp_start': '10.1.2.10', 'dhcp_end': '10.1.2.20'})
+        network = designer.build_network('p-net-1', 'p-1', mtu=1450)
         _validate(tmp_path, 'network.xml', network.to_xml(), 'network')
     finally:
         CONF.reset()
