@@ -1,6 +1,7 @@
 """IPAM: fixed IPs and MACs of ports, a boot's own or bound from the ones users made."""
 
 import ipaddress
+import uuid
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
@@ -74,6 +75,10 @@ class IpAddressAlreadyAllocated(exception.Conflict):
     neutron_type = 'IpAddressAlreadyAllocated'
 
 
+class MacAddressInUse(exception.Conflict):
+    neutron_type = 'MacAddressInUse'
+
+
 def mac_for(ip):
     """The port MAC for a fixed IP: fa:16:3e (OpenStack's prefix) + its last 3 octets.
 
@@ -84,6 +89,27 @@ def mac_for(ip):
     (any network is /8 or smaller).
     """
     return 'fa:16:3e:%02x:%02x:%02x' % tuple(ipaddress.IPv4Address(ip).packed[1:])
+
+
+def _mac_taken(session, net, mac):
+    return session.execute(sa.select(models.Port.id).where(
+        models.Port.network_id == net.id, models.Port.mac == mac)).first() is not None
+
+
+def random_mac(session, net):
+    """A free MAC of the network, random with OpenStack's prefix."""
+    for _attempt in range(20):
+        mac = 'fa:16:3e:%s' % ':'.join('%02x' % b for b in uuid.uuid4().bytes[:3])
+        if not _mac_taken(session, net, mac):
+            return mac
+    raise MacAddressInUse(reason='No free MAC address found on network %s.' % net.id)
+
+
+def port_mac(session, net, ip):
+    """mac_for(ip), unless a port of the network has it already (two of its subnets'
+    addresses may end alike): then a random free one."""
+    mac = mac_for(ip)
+    return random_mac(session, net) if _mac_taken(session, net, mac) else mac
 
 
 def _free_ip(session, net, subnets=None):
@@ -199,7 +225,8 @@ def _allocate_one(instance_id, project_id, nic, default_group=None):
                 ip = take_ip(session, net, nic.get('fixed_ip'))
                 port = models.Port(id=naming.port_id(instance_id, net.id),
                                    instance_id=instance_id, network_id=net.id,
-                                   project_id=project_id, mac=mac_for(ip), ip=ip,
+                                   project_id=project_id,
+                                   mac=port_mac(session, net, ip), ip=ip,
                                    boot_made=True)
                 session.add(port)
                 session.flush()

@@ -38,8 +38,7 @@ FIXED_IPS = {'type': 'array', 'minItems': 1, 'maxItems': 1, 'items': {
     'type': 'object', 'errorMessage': _ONE_FIXED_IP}, 'errorMessage': _ONE_FIXED_IP}
 
 
-class MacAddressInUse(exception.Conflict):
-    neutron_type = 'MacAddressInUse'
+MacAddressInUse = ipam.MacAddressInUse
 
 
 def _take_ip(session, net, fixed_ips):
@@ -70,30 +69,19 @@ def show_port(context, port_id):
     raise exception.NotFound(kind='Port', name=port_id)
 
 
-def _new_mac(session, net):
-    """A free MAC for a port without a fixed IP (mac_for needs one): random, with
-    OpenStack's prefix."""
-    for _attempt in range(20):
-        mac = 'fa:16:3e:%s' % ':'.join('%02x' % b for b in uuid.uuid4().bytes[:3])
-        if not session.execute(sa.select(models.Port.id).where(
-                models.Port.network_id == net.id, models.Port.mac == mac)).first():
-            return mac
-    raise MacAddressInUse(reason='No free MAC address found on network %s.' % net.id)
-
-
 def _addresses(session, net, fixed_ips, mac):
     """(ip, mac) of a new port: a network without a subnet gives none (as Neutron)."""
     if not net.subnets:
         if fixed_ips:
             raise exception.Invalid(reason='network %s has no subnet to take fixed_ips '
                                            'from' % net.id)
-        return None, mac or _new_mac(session, net)
+        return None, mac or ipam.random_mac(session, net)
     ip = _take_ip(session, net, fixed_ips)
     if mac and session.execute(sa.select(models.Port.id).where(
             models.Port.network_id == net.id, models.Port.mac == mac)).first():
         raise MacAddressInUse(reason='Unable to complete operation for network %s. The '
                                      'mac address %s is in use.' % (net.id, mac))
-    return ip, mac or ipam.mac_for(ip)
+    return ip, mac or ipam.port_mac(session, net, ip)
 
 
 def _add_port(session, context, spec, default_group):
