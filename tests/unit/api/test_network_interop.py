@@ -46,8 +46,9 @@ def test_bulk_creates_make_all_or_nothing(member_client):
     subnets = member_client.post(NET + 'subnets', {'subnets': [
         {'network_id': first['id'], 'cidr': '10.71.0.0/24', 'ip_version': 4,
          'name': 's1'},
-        {'network_id': second['id'], 'cidr': '10.71.0.0/24', 'ip_version': 4}]})
-    assert subnets.status_int == 400, subnets.text  # the second overlaps: neither made
+        {'network_id': first['id'], 'cidr': '10.71.0.0/25', 'ip_version': 4}]})
+    # The second overlaps the first on the same network: neither made.
+    assert subnets.status_int == 400, subnets.text
     assert member_client.get(NET + 'subnets').json['subnets'] == []
     dup = member_client.post(NET + 'networks', {'networks': [{'name': 'b3'},
                                                              {'name': 'b1'}]})
