@@ -1,6 +1,9 @@
 """A network's dnsmasq in its DHCP namespace: its command line, options and hosts
 files (pure), and the names that keep namespace hosts of one machine apart."""
 
+import json
+import subprocess
+
 import pytest
 
 from provisioner.virt import dhcp_namespace
@@ -87,3 +90,44 @@ def test_the_driver_keeps_the_entries_in_the_hosts_file_of_the_network(driver, n
     assert dhcp_namespace.network_ids(driver.resource_prefix()) == [net['id']]
     driver.delete_network(net)
     assert dhcp_namespace.network_ids(driver.resource_prefix()) == []
+
+
+class FakeIp:
+    """iproute2 for the DHCP namespace's veth: which devices exist, what ran."""
+
+    def __init__(self, links, addresses=()):
+        self.links, self.addresses, self.calls = set(links), list(addresses), []
+
+    def run(self, argv, check=True, timeout=30):
+        self.calls.append(argv)
+        if argv[:3] == ['ip', 'link', 'delete']:
+            self.links.discard((argv[-1], None))
+        out = json.dumps([{'addr_info': [
+            {'family': 'inet', 'local': a.split('/')[0], 'prefixlen': int(a.split('/')[1])}
+            for a in self.addresses]}])
+        return subprocess.CompletedProcess(argv, 0, out, '')
+
+    def link(self, name, netns=None):
+        return {'ifname': name} if (name, netns) in self.links else None
+
+
+def test_a_veth_left_without_its_peer_is_made_again(monkeypatch):
+    """A worker killed between the veth's two halves: the next converge repairs."""
+    outer, inner = dhcp_namespace.veth_names('ns1')
+    fake = FakeIp({(outer, None)})  # the bridge side only: its peer went
+    monkeypatch.setattr(dhcp_namespace.commands, 'run', fake.run)
+    monkeypatch.setattr(dhcp_namespace.commands, 'link', fake.link)
+    assert dhcp_namespace._ensure_veth('ns1', 'br-1', 1450) == inner
+    assert fake.calls[0] == ['ip', 'link', 'delete', 'dev', outer]
+    assert ['ip', 'link', 'add', outer, 'mtu', '1450', 'type', 'veth', 'peer', 'name',
+            inner, 'mtu', '1450', 'netns', 'ns1'] in fake.calls
+
+
+def test_addresses_converge_on_the_subnets(monkeypatch):
+    fake = FakeIp((), addresses=['10.77.0.1/24', '10.50.0.1/24'])
+    monkeypatch.setattr(dhcp_namespace.commands, 'run', fake.run)
+    dhcp_namespace._ensure_addresses('ns1', 'ns-x', ['10.77.0.1/24',
+                                                     '169.254.169.254/32'])
+    assert fake.calls[1:] == [
+        ['ip', '-n', 'ns1', 'addr', 'del', '10.50.0.1/24', 'dev', 'ns-x'],
+        ['ip', '-n', 'ns1', 'addr', 'add', '169.254.169.254/32', 'dev', 'ns-x']]
