@@ -193,17 +193,12 @@ def derived_subnet_id(network_id):
     return str(uuid.uuid5(SUBNET_NAMESPACE, network_id))
 
 
-def _default_subnet_id(context):
-    params = context.get_current_parameters()
-    return derived_subnet_id(params['id']) if params.get('cidr') else None
-
-
 class Network(TimestampMixin, Base):
-    """A network and its one IPv4 subnet (the subnet_* and addressing columns).
+    """A network and its IPv4 subnets (``subnets``, oldest first).
 
-    One subnet at most: a network is one isolated libvirt network per host, whose
-    dnsmasq serves one range. No subnet yet: cidr and subnet_id are null.
-    ``gateway`` null is a subnet without a gateway (``--gateway none``).
+    Each host serving its DHCP runs one dnsmasq for every subnet of it, in a DHCP
+    namespace of its own. The subnet attributes read here (``cidr``, ``gateway``,
+    ``subnet_id``...) are those of its first subnet (None without one).
     """
 
     __tablename__ = 'networks'
@@ -216,23 +211,6 @@ class Network(TimestampMixin, Base):
     # Null: made by an operator before networks had owners (shared by everyone).
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     shared: orm.Mapped[bool] = orm.mapped_column(default=False)
-    cidr: orm.Mapped[str | None] = orm.mapped_column(sa.String(43))
-    gateway: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
-    dhcp_start: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
-    dhcp_end: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
-    subnet_id: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(36), unique=True, default=_default_subnet_id)
-    subnet_name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
-    subnet_description: orm.Mapped[str] = orm.mapped_column(
-        sa.String(255), default='', server_default='')
-    enable_dhcp: orm.Mapped[bool] = orm.mapped_column(default=True)
-    dns_nameservers: orm.Mapped[list | None] = orm.mapped_column(sa.JSON, default=list)
-    # [{"destination": CIDR, "nexthop": IP}]: DHCP's classless static routes.
-    host_routes: orm.Mapped[list] = orm.mapped_column(sa.JSON, default=list,
-                                                      server_default='[]')
-    # The subnet pool the subnet was carved from (null: its CIDR was given).
-    subnetpool_id: orm.Mapped[str | None] = orm.mapped_column(
-        sa.ForeignKey('subnet_pools.id'))
     # The segment (Neutron's provider attributes): 'vxlan' and its VNI, unique per
     # type; null on a network made before segments (it gets one at its first bind).
     network_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
@@ -242,6 +220,48 @@ class Network(TimestampMixin, Base):
     # Neutron's router:external: routers' gateways and floating IPs come from it.
     router_external: orm.Mapped[bool] = orm.mapped_column(default=False,
                                                           server_default=sa.false())
+    subnets: orm.Mapped[list['Subnet']] = orm.relationship(
+        order_by=lambda: (Subnet.created_at, Subnet.id), lazy='selectin',
+        cascade='all, delete-orphan', passive_deletes=True)
+
+    def _first(self, attribute, default=None):
+        return getattr(self.subnets[0], attribute) if self.subnets else default
+
+    cidr = property(lambda self: self._first('cidr'))
+    gateway = property(lambda self: self._first('gateway'))
+    dhcp_start = property(lambda self: self._first('dhcp_start'))
+    dhcp_end = property(lambda self: self._first('dhcp_end'))
+    subnet_id = property(lambda self: self._first('id'))
+    subnet_name = property(lambda self: self._first('name', ''))
+    subnet_description = property(lambda self: self._first('description', ''))
+    enable_dhcp = property(lambda self: self._first('enable_dhcp', True))
+    dns_nameservers = property(lambda self: self._first('dns_nameservers', []))
+    host_routes = property(lambda self: self._first('host_routes', []))
+    subnetpool_id = property(lambda self: self._first('subnetpool_id'))
+
+
+class Subnet(TimestampMixin, Base):
+    """An IPv4 subnet of a network: its range, gateway (null: none), allocation pool
+    (one DHCP range), DNS servers and host routes. Two subnets of one network never
+    overlap; subnets of two networks may."""
+
+    __tablename__ = 'subnets'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    network_id: orm.Mapped[str] = orm.mapped_column(
+        sa.ForeignKey('networks.id', ondelete='CASCADE'), index=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    description: orm.Mapped[str] = orm.mapped_column(sa.String(255), default='')
+    cidr: orm.Mapped[str] = orm.mapped_column(sa.String(43))
+    gateway: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    dhcp_start: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+    dhcp_end: orm.Mapped[str] = orm.mapped_column(sa.String(39))
+    enable_dhcp: orm.Mapped[bool] = orm.mapped_column(default=True)
+    dns_nameservers: orm.Mapped[list] = orm.mapped_column(sa.JSON, default=list)
+    # [{"destination": CIDR, "nexthop": IP}]: DHCP's classless static routes.
+    host_routes: orm.Mapped[list] = orm.mapped_column(sa.JSON, default=list)
+    # The subnet pool the subnet was carved from (null: its CIDR was given).
+    subnetpool_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.ForeignKey('subnet_pools.id'))
 
 
 class SubnetPool(TimestampMixin, Base):

@@ -1,6 +1,7 @@
 """IPAM: fixed IPs and MACs of ports, a boot's own or bound from the ones users made."""
 
 import ipaddress
+import uuid
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
@@ -15,23 +16,55 @@ from provisioner.network import security_groups
 _MAX_RACES = 20
 
 
+def subnet_dict(subnet):
+    """A subnet's addressing, as hosts and config drives need it (JSON-ready)."""
+    found = {'id': subnet.id, 'cidr': subnet.cidr, 'gateway': subnet.gateway,
+             'dhcp_start': subnet.dhcp_start, 'dhcp_end': subnet.dhcp_end,
+             'enable_dhcp': subnet.enable_dhcp,
+             'dns_nameservers': list(subnet.dns_nameservers or []),
+             'host_routes': list(subnet.host_routes or [])}
+    found['address'] = addressing.host_address(found)
+    return found
+
+
 def network_dict(net):
-    """What a host needs to make the network and its DHCP (JSON-ready: a step payload).
-    """
-    found = {'id': net.id, 'name': net.name, 'cidr': net.cidr, 'gateway': net.gateway,
-             'dhcp_start': net.dhcp_start, 'dhcp_end': net.dhcp_end,
-             'enable_dhcp': net.enable_dhcp,
-             'dns_nameservers': list(net.dns_nameservers or []),
-             'host_routes': list(net.host_routes or []),
-             # The segment: a host's L2 agent makes its VXLAN device from it.
-             'network_type': net.network_type, 'segmentation_id': net.segmentation_id}
-    if net.cidr:
-        found['address'] = addressing.host_address(found)
+    """What a host needs to make the network and its DHCP (JSON-ready: a step payload):
+    the network, the addressing of its first subnet at the top (None without one)
+    and every subnet in ``subnets``."""
+    subnets = [subnet_dict(s) for s in net.subnets]
+    first = dict(subnets[0]) if subnets else {
+        'cidr': None, 'gateway': None, 'dhcp_start': None, 'dhcp_end': None,
+        'enable_dhcp': True, 'dns_nameservers': [], 'host_routes': []}
+    first.pop('id', None)
+    return dict(first, id=net.id, name=net.name, subnets=subnets,
+                # The segment: a host's L2 agent makes its VXLAN device from it.
+                network_type=net.network_type, segmentation_id=net.segmentation_id)
+
+
+def subnet_of_ip(net, ip):
+    """The subnet row of ``net`` whose range holds ``ip`` (None: none)."""
+    if ip is None:
+        return None
+    address = ipaddress.ip_address(ip)
+    return next((s for s in net.subnets if address in ipaddress.ip_network(s.cidr)),
+                None)
+
+
+def port_network(net, ip):
+    """network_dict with the addressing at the top of the subnet ``ip`` is from (a
+    port's: its config drive describes that subnet)."""
+    found = network_dict(net)
+    subnet = subnet_of_ip(net, ip)
+    if subnet is not None:
+        own = subnet_dict(subnet)
+        own.pop('id')
+        found.update(own)
     return found
 
 
 def _port_dict(port, net):
-    return {'id': port.id, 'network': network_dict(net), 'mac': port.mac, 'ip': port.ip}
+    return {'id': port.id, 'network': port_network(net, port.ip), 'mac': port.mac,
+            'ip': port.ip}
 
 
 class PortInUse(exception.Conflict):
@@ -40,6 +73,10 @@ class PortInUse(exception.Conflict):
 
 class IpAddressAlreadyAllocated(exception.Conflict):
     neutron_type = 'IpAddressAlreadyAllocated'
+
+
+class MacAddressInUse(exception.Conflict):
+    neutron_type = 'MacAddressInUse'
 
 
 def mac_for(ip):
@@ -54,42 +91,92 @@ def mac_for(ip):
     return 'fa:16:3e:%02x:%02x:%02x' % tuple(ipaddress.IPv4Address(ip).packed[1:])
 
 
-def _free_ip(session, net):
+def _mac_taken(session, net, mac):
+    return session.execute(sa.select(models.Port.id).where(
+        models.Port.network_id == net.id, models.Port.mac == mac)).first() is not None
+
+
+def random_mac(session, net):
+    """A free MAC of the network, random with OpenStack's prefix."""
+    for _attempt in range(20):
+        mac = 'fa:16:3e:%s' % ':'.join('%02x' % b for b in uuid.uuid4().bytes[:3])
+        if not _mac_taken(session, net, mac):
+            return mac
+    raise MacAddressInUse(reason='No free MAC address found on network %s.' % net.id)
+
+
+def port_mac(session, net, ip):
+    """mac_for(ip), unless a port of the network has it already (two of its subnets'
+    addresses may end alike): then a random free one."""
+    mac = mac_for(ip)
+    return random_mac(session, net) if _mac_taken(session, net, mac) else mac
+
+
+def _free_ip(session, net, subnets=None):
+    """The first free address of the first subnet (of ``subnets``, default all the
+    network's) with room in its pool."""
     used = set(session.execute(sa.select(models.Port.ip)
                                .where(models.Port.network_id == net.id)).scalars())
-    first = int(ipaddress.ip_address(net.dhcp_start))
-    last = int(ipaddress.ip_address(net.dhcp_end))
-    for value in range(first, last + 1):
-        candidate = str(ipaddress.ip_address(value))
-        if candidate not in used:
-            return candidate
+    for subnet in subnets or net.subnets:
+        first = int(ipaddress.ip_address(subnet.dhcp_start))
+        last = int(ipaddress.ip_address(subnet.dhcp_end))
+        for value in range(first, last + 1):
+            candidate = str(ipaddress.ip_address(value))
+            if candidate not in used:
+                return candidate
     raise exception.Conflict(
-        reason='No free IP address left on network %s (range %s-%s).'
-               % (net.name, net.dhcp_start, net.dhcp_end))
+        reason='No free IP address left on network %s (%s).' % (net.name, ', '.join(
+            '%s-%s' % (s.dhcp_start, s.dhcp_end) for s in subnets or net.subnets)))
 
 
 def subnet_of(session, network_id):
-    """The network row, which must have its subnet: a port needs addresses."""
+    """The network row, which must have a subnet: a port needs addresses."""
     net = session.get(models.Network, network_id)
     if net is None:
         raise exception.NotFound(kind='Network', name=network_id)
-    if not net.cidr:
+    if not net.subnets:
         raise exception.Invalid(reason='network %s has no subnet: create one first '
                                        '(openstack subnet create --network %s ...)'
                                        % (net.name, net.name))
     return net
 
 
-def take_ip(session, net, fixed_ip=None):
-    """``fixed_ip`` if it is free (and fits the subnet), else the pool's first free."""
+def network_subnet(net, subnet_id):
+    """The subnet ``subnet_id`` of ``net``; Neutron's 400 for another network's."""
+    for subnet in net.subnets:
+        if subnet.id == subnet_id:
+            return subnet
+    raise exception.Invalid(reason='Failed to create port on network %s, because '
+                                   'fixed_ips included invalid subnet %s.'
+                                   % (net.id, subnet_id))
+
+
+def take_ip(session, net, fixed_ip=None, subnet_id=None):
+    """``fixed_ip`` if it is free (and fits its subnet, ``subnet_id`` when given),
+    else the first free one of the subnet ``subnet_id`` or of the first subnet with
+    room."""
+    wanted = [network_subnet(net, subnet_id)] if subnet_id else None
     if fixed_ip is None:
-        return _free_ip(session, net)
-    ip = addressing.check_fixed_ip(network_dict(net), fixed_ip)
+        return _free_ip(session, net, wanted)
+    if wanted:
+        subnet = wanted[0]
+    else:
+        subnet = subnet_of_ip(net, fixed_ip) if _is_ipv4(fixed_ip) else None
+        subnet = subnet or net.subnets[0]  # not in any: its refusal names the first
+    ip = addressing.check_fixed_ip(subnet_dict(subnet), fixed_ip)
     if session.execute(sa.select(models.Port.id).where(
             models.Port.network_id == net.id, models.Port.ip == ip)).first():
         raise IpAddressAlreadyAllocated(
-            reason='IP address %s already allocated in subnet %s.' % (ip, net.subnet_id))
+            reason='IP address %s already allocated in subnet %s.' % (ip, subnet.id))
     return ip
+
+
+def _is_ipv4(value):
+    try:
+        ipaddress.IPv4Address(value)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def check_bindable(port, instance_id=None):
@@ -140,7 +227,8 @@ def _allocate_one(instance_id, project_id, nic, default_group=None):
                 ip = take_ip(session, net, nic.get('fixed_ip'))
                 port = models.Port(id=naming.port_id(instance_id, net.id),
                                    instance_id=instance_id, network_id=net.id,
-                                   project_id=project_id, mac=mac_for(ip), ip=ip,
+                                   project_id=project_id,
+                                   mac=port_mac(session, net, ip), ip=ip,
                                    boot_made=True)
                 session.add(port)
                 session.flush()

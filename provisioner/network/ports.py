@@ -33,26 +33,23 @@ PORT = schemas.request('port', {
                     'errorMessage': 'mac_address {value!r} is not a unicast MAC address '
                                     '(six hex octets, e.g. fa:16:3e:00:00:01)'}})
 
-_ONE_FIXED_IP = ('fixed_ips: give one {{"subnet_id", "ip_address"}}: a network has one '
-                 'subnet')
+_ONE_FIXED_IP = ('fixed_ips: give one {{"subnet_id", "ip_address"}}: a port has one '
+                 'fixed IP here')
 FIXED_IPS = {'type': 'array', 'minItems': 1, 'maxItems': 1, 'items': {
     'type': 'object', 'errorMessage': _ONE_FIXED_IP}, 'errorMessage': _ONE_FIXED_IP}
 
 
-class MacAddressInUse(exception.Conflict):
-    neutron_type = 'MacAddressInUse'
+MacAddressInUse = ipam.MacAddressInUse
 
 
-def _fixed_ip(net, fixed_ips):
-    """The one fixed IP asked for (None: the pool's next), on the network's subnet."""
+def _take_ip(session, net, fixed_ips):
+    """The one fixed IP asked for (``ip_address`` and/or ``subnet_id``), or the next
+    free one of the first subnet with room."""
     if not fixed_ips:
-        return None
+        return ipam.take_ip(session, net)
     validation.check(fixed_ips, FIXED_IPS)
     wanted = fixed_ips[0]
-    if wanted.get('subnet_id') not in (None, net.subnet_id):
-        raise exception.Invalid(reason='subnet %s is not the subnet of network %s'
-                                       % (wanted['subnet_id'], net.id))
-    return wanted.get('ip_address')
+    return ipam.take_ip(session, net, wanted.get('ip_address'), wanted.get('subnet_id'))
 
 
 def _row(session, context, port_id):
@@ -73,30 +70,19 @@ def show_port(context, port_id):
     raise exception.NotFound(kind='Port', name=port_id)
 
 
-def _new_mac(session, net):
-    """A free MAC for a port without a fixed IP (mac_for needs one): random, with
-    OpenStack's prefix."""
-    for _attempt in range(20):
-        mac = 'fa:16:3e:%s' % ':'.join('%02x' % b for b in uuid.uuid4().bytes[:3])
-        if not session.execute(sa.select(models.Port.id).where(
-                models.Port.network_id == net.id, models.Port.mac == mac)).first():
-            return mac
-    raise MacAddressInUse(reason='No free MAC address found on network %s.' % net.id)
-
-
 def _addresses(session, net, fixed_ips, mac):
     """(ip, mac) of a new port: a network without a subnet gives none (as Neutron)."""
-    if not net.cidr:
+    if not net.subnets:
         if fixed_ips:
             raise exception.Invalid(reason='network %s has no subnet to take fixed_ips '
                                            'from' % net.id)
-        return None, mac or _new_mac(session, net)
-    ip = ipam.take_ip(session, net, _fixed_ip(net, fixed_ips))
+        return None, mac or ipam.random_mac(session, net)
+    ip = _take_ip(session, net, fixed_ips)
     if mac and session.execute(sa.select(models.Port.id).where(
             models.Port.network_id == net.id, models.Port.mac == mac)).first():
         raise MacAddressInUse(reason='Unable to complete operation for network %s. The '
                                      'mac address %s is in use.' % (net.id, mac))
-    return ip, mac or ipam.mac_for(ip)
+    return ip, mac or ipam.port_mac(session, net, ip)
 
 
 def _secured(spec):
@@ -160,8 +146,28 @@ def create_port(context, network_id, name='', fixed_ips=None, mac_address=None,
     return show_port(context, port_id)
 
 
+def _readdress(session, port, fixed_ips):
+    """Give an unbound port the fixed IP ``fixed_ips`` asks for (its MAC stays)."""
+    if port.instance_id is not None or port.router_id is not None:
+        raise exception.Conflict(reason='Port %s is in use: changing its fixed IP is '
+                                        'not supported here.' % port.id)
+    net = session.get(models.Network, port.network_id)
+    wanted = list(fixed_ips)
+    if wanted and not net.subnets:
+        raise exception.Invalid(reason='network %s has no subnet to take fixed_ips '
+                                       'from' % net.id)
+    current = ipam.subnet_of_ip(net, port.ip)
+    asked = wanted[0] if len(wanted) == 1 else {}
+    if current is not None and asked.get('subnet_id') in (None, current.id) and \
+            asked.get('ip_address') in (None, port.ip) and len(wanted) == 1:
+        return  # what it has already
+    port.ip = None
+    session.flush()
+    port.ip = _take_ip(session, net, wanted) if wanted else None
+
+
 def update_port(context, port_id, name=None, description=None, admin_state_up=None,
-                groups=None, secured=None, address_pairs=None):
+                groups=None, secured=None, address_pairs=None, fixed_ips=None):
     """Change what is given (None: unchanged; '' clears a name or description).
     ``secured``: port_security_enabled; ``address_pairs``: allowed_address_pairs.
 
@@ -181,6 +187,8 @@ def update_port(context, port_id, name=None, description=None, admin_state_up=No
                            'supported here.' % (port_id, port.instance_id))
             port.admin_state_up = bool(admin_state_up)
         _update_security(session, context, port, groups, secured, address_pairs)
+        if fixed_ips is not None:
+            _readdress(session, port, fixed_ips)
         session.flush()
     return show_port(context, port_id)
 

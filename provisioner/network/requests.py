@@ -9,7 +9,6 @@ import sqlalchemy as sa
 
 from provisioner.db import models
 from provisioner import exception
-from provisioner.network import addressing
 from provisioner.network import ipam
 from provisioner.quota import networks as network_quotas
 from provisioner.network import service
@@ -40,11 +39,10 @@ def _network(session, context, ref, fixed_ip=None):
     network_quotas.check(session, context.project_id, 'port')  # the boot makes this port
     nic = {'network_id': net.id}
     if fixed_ip is not None:
-        nic['fixed_ip'] = addressing.check_fixed_ip(ipam.network_dict(net), fixed_ip)
-        if session.execute(sa.select(models.Port.id).where(
-                models.Port.network_id == net.id,
-                models.Port.ip == nic['fixed_ip'])).first():
-            raise FixedIpAlreadyInUse(address=nic['fixed_ip'], network=net.name)
+        try:
+            nic['fixed_ip'] = ipam.take_ip(session, net, fixed_ip)
+        except ipam.IpAddressAlreadyAllocated:
+            raise FixedIpAlreadyInUse(address=fixed_ip, network=net.name) from None
     return nic
 
 

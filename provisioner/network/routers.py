@@ -7,6 +7,7 @@ gateways); its extra routes (extra_routes). These are records: forwarding and NA
 are the routers' datapath.
 """
 
+import ipaddress
 import uuid
 
 import sqlalchemy as sa
@@ -172,21 +173,28 @@ def delete_router(context, router_id):
 
 # -- interfaces ------------------------------------------------------------------------
 
-def _interface_info(router, port, net):
+def _port_subnet(session, port):
+    """(network row, the subnet row of the port's IP or None)."""
+    net = session.get(models.Network, port.network_id)
+    return net, ipam.subnet_of_ip(net, port.ip)
+
+
+def _interface_info(router, port, net, subnet):
+    subnet_id = subnet.id if subnet is not None else None
     return {'id': router.id, 'project_id': router.project_id, 'port_id': port.id,
-            'subnet_id': net.subnet_id, 'subnet_ids': [net.subnet_id],
+            'subnet_id': subnet_id, 'subnet_ids': [subnet_id] if subnet_id else [],
             'network_id': net.id}
 
 
 def _on_subnet(session, context, router, subnet_id):
     """A new port of the router on the subnet's gateway address."""
-    net = service.subnet_row(session, context, subnet_id)
-    if not net.gateway:
+    net, subnet = service.subnet_row(session, context, subnet_id)
+    if not subnet.gateway:
         raise exception.Invalid(reason='Bad router request: Subnet for router '
                                        'interface must have a gateway IP.')
     network_quotas.check(session, router.project_id, 'port')
-    port = models.Port(id=str(uuid.uuid4()), network_id=net.id, ip=net.gateway,
-                       mac=ipam.mac_for(net.gateway), project_id=router.project_id,
+    port = models.Port(id=str(uuid.uuid4()), network_id=net.id, ip=subnet.gateway,
+                       mac=ipam.mac_for(subnet.gateway), project_id=router.project_id,
                        boot_made=False, router_id=router.id)
     session.add(port)
     return port, net
@@ -205,6 +213,19 @@ def _from_port(session, context, router, port_id):
     return port, session.get(models.Network, port.network_id)
 
 
+def _check_no_overlap(session, subnet, joined):
+    """Neutron's 400: a router joins no two subnets whose ranges overlap (networks
+    may share a range; a router between them could not route)."""
+    for port in joined:
+        _net, other = _port_subnet(session, port)
+        if other is not None and subnet is not None and ipaddress.ip_network(
+                other.cidr).overlaps(ipaddress.ip_network(subnet.cidr)):
+            raise exception.Invalid(reason='Bad router request: Cidr %s of subnet %s '
+                                           'overlaps with cidr %s of subnet %s.'
+                                           % (subnet.cidr, subnet.id, other.cidr,
+                                              other.id))
+
+
 def add_interface(context, router_id, subnet_id=None, port_id=None):
     """Join the router to a subnet: by a new port on its gateway address, or by
     a user's port of it. One interface per subnet and router."""
@@ -215,15 +236,17 @@ def add_interface(context, router_id, subnet_id=None, port_id=None):
         with db_api.transaction() as session:
             router = _row(session, context, router_id)
             policy.authorize(context, 'router:update', {'project_id': router.project_id})
-            joined = {p.network_id for p in _interfaces(session, router.id)}
+            joined = _interfaces(session, router.id)
             port, net = (_on_subnet(session, context, router, subnet_id) if subnet_id
                          else _from_port(session, context, router, port_id))
-            if net.id in joined:
+            subnet = ipam.subnet_of_ip(net, port.ip)
+            if net.id in {p.network_id for p in joined}:
                 raise exception.Invalid(reason='Bad router request: Router already '
                                                'has a port on subnet %s.'
-                                               % net.subnet_id)
+                                               % (subnet.id if subnet else net.id))
+            _check_no_overlap(session, subnet, joined)
             session.flush()
-            return _interface_info(router, port, net)
+            return _interface_info(router, port, net, subnet)
     except sa_exc.IntegrityError:
         raise ipam.IpAddressAlreadyAllocated(
             reason='The gateway address of subnet %s is taken by another port.'
@@ -246,12 +269,14 @@ def remove_interface(context, router_id, subnet_id=None, port_id=None):
         router = _row(session, context, router_id)
         policy.authorize(context, 'router:update', {'project_id': router.project_id})
         for port in _interfaces(session, router.id):
-            net = session.get(models.Network, port.network_id)
-            if port.id == port_id or (not port_id and net.subnet_id == subnet_id):
-                extra_routes.check_unused(router.routes or [], router.id,
-                                          net.subnet_id, net.cidr)
+            net, subnet = _port_subnet(session, port)
+            if port.id == port_id or (not port_id and subnet is not None
+                                      and subnet.id == subnet_id):
+                if subnet is not None:
+                    extra_routes.check_unused(router.routes or [], router.id,
+                                              subnet.id, subnet.cidr)
                 _check_no_floating_ips(session, router, net)
-                found = _interface_info(router, port, net)
+                found = _interface_info(router, port, net, subnet)
                 session.delete(port)
                 return found
     if port_id:

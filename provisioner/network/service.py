@@ -1,11 +1,12 @@
-"""Networks and their subnet on behalf of one caller (Neutron's rules, one subnet each).
+"""Networks and their subnets on behalf of one caller (Neutron's rules).
 
 A network belongs to the project that made it; ``shared`` networks (and those an
 operator made before networks had owners) are seen and used by every project, and
 external ones (Neutron's router:external: routers' gateways and floating IPs come
 from them) are seen by every project. Only an admin shares a network or makes one
-external. A network has at most one IPv4 subnet: it is one
-isolated libvirt network per host, whose dnsmasq serves one range.
+external. A network has any number of IPv4 subnets, no two of them overlapping (two
+networks' may: each is its own bridge, served by one dnsmasq in its own DHCP
+namespace).
 """
 
 import ipaddress
@@ -56,7 +57,8 @@ class OverlappingSubnet(exception.Conflict):
 
 
 def network_info(net):
-    """The network and its subnet as the API shows them."""
+    """The network as the API shows it, with its first subnet's attributes at the
+    top (the CLI's one-line view) and every subnet in ``subnets``."""
     return dict(ipam.network_dict(net), project_id=net.project_id,
                 physical_network=None,
                 shared=bool(net.shared or net.project_id is None),
@@ -65,6 +67,16 @@ def network_info(net):
                 subnet_description=net.subnet_description or '',
                 subnetpool_id=net.subnetpool_id,
                 router_external=bool(net.router_external))
+
+
+def subnet_info(net, subnet):
+    """One subnet as the API shows it: network_info with that subnet's attributes."""
+    own = ipam.subnet_dict(subnet)
+    own.pop('id')
+    return dict(network_info(net), **own, subnet_id=subnet.id,
+                subnet_name=subnet.name or '',
+                subnet_description=subnet.description or '',
+                subnetpool_id=subnet.subnetpool_id, created_at=subnet.created_at)
 
 
 def visible(context, net):
@@ -149,7 +161,7 @@ def add_network(name, project_id, shared=False, description='', segment=None,
     project and counted against no quota."""
     validation.check({'name': name, 'description': description}, NETWORK)
     net = models.Network(id=str(uuid.uuid4()), name=name, project_id=project_id,
-                         shared=bool(shared), dns_nameservers=[],
+                         shared=bool(shared),
                          description=description, router_external=bool(external))
     segment = segment or {}
     try:
@@ -232,55 +244,60 @@ def remove_network(network_id, unplug):
                                       'There are %d port(s) on the network: delete '
                                       'them (or their servers) first.' % (net.id, used))
         found = ipam.network_dict(net)
-    if found['cidr']:
+    if found['subnets']:
         unplug(found)
     with db_api.transaction() as session:
+        session.execute(sa.delete(models.Subnet).where(
+            models.Subnet.network_id == found['id']))
         session.execute(sa.delete(models.Network).where(models.Network.id == found['id']))
 
 
 # -- the subnet ------------------------------------------------------------------
 
 def subnet_row(session, context, subnet_id):
-    net = session.execute(sa.select(models.Network).where(
-        models.Network.subnet_id == subnet_id)).scalar()
+    """(network row, subnet row) of a subnet the caller sees."""
+    subnet = session.get(models.Subnet, subnet_id)
+    net = subnet and session.get(models.Network, subnet.network_id)
     if net is None or not visible(context, net):
         raise exception.NotFound(kind='Subnet', name=subnet_id)
-    return net
+    return net, subnet
 
 
 def list_subnets(context):
-    return [n for n in list_networks(context) if n['subnet_id']]
+    policy.authorize(context, 'network:list')
+    with db_api.transaction() as session:
+        rows = session.execute(sa.select(models.Network)
+                               .order_by(models.Network.created_at)).scalars()
+        return [subnet_info(n, s) for n in rows if visible(context, n)
+                for s in n.subnets]
 
 
 def show_subnet(context, subnet_id):
     policy.authorize(context, 'network:show')
     with db_api.transaction() as session:
-        return network_info(subnet_row(session, context, subnet_id))
+        return subnet_info(*subnet_row(session, context, subnet_id))
 
 
-def check_overlap(cidr):
-    """Refuse ``cidr`` if it overlaps the subnet of a network already recorded."""
-    with db_api.transaction() as session:
-        _check_overlap(session, cidr)
-
-
-def _check_overlap(session, cidr):
-    for other, other_cidr in session.execute(
-            sa.select(models.Network.name, models.Network.cidr)
-            .where(models.Network.cidr.is_not(None))):
+def _check_overlap(session, network_id, cidr, subnet_id=None):
+    """Refuse ``cidr`` if it overlaps another subnet of the same network (Neutron's
+    400); other networks may use any range (each its own bridge and DHCP namespace)."""
+    for other_cidr in session.execute(
+            sa.select(models.Subnet.cidr).where(models.Subnet.network_id == network_id,
+                                                models.Subnet.id != subnet_id)
+    ).scalars():
         if ipaddress.ip_network(other_cidr).overlaps(ipaddress.ip_network(cidr)):
             # Neutron's words: clients (tempest) match "overlaps with another
             # subnet" to try the next range.
             raise OverlappingSubnet(reason='Invalid input for operation: Requested '
-                                           'subnet with cidr: %s overlaps with another '
-                                           'subnet (%s of network %s).'
-                                           % (cidr, other_cidr, other))
+                                           'subnet with cidr: %s for network: %s '
+                                           'overlaps with another subnet.'
+                                           % (cidr, network_id))
 
 
 def create_subnet(context, network_id, cidr, name='', gateway=addressing.DEFAULT,
                   pools=None, enable_dhcp=True, dns_nameservers=(), description='',
                   host_routes=(), allocate=None):
-    """Give a network its one subnet; refused if it has one or the CIDR overlaps.
+    """Give a network a subnet; refused if its CIDR overlaps another of the network.
     ``allocate(network's project id)``, when given, carves the CIDR from a subnet
     pool: (pool id, CIDR)."""
     with db_api.transaction() as session:
@@ -296,29 +313,23 @@ def create_subnet(context, network_id, cidr, name='', gateway=addressing.DEFAULT
 
 def add_subnet(network_id, plan, name='', enable_dhcp=True, description='',
                subnetpool_id=None):
-    """Give the network the subnet ``plan`` (addressing.plan) (policy-free)."""
+    """Give the network the subnet ``plan`` (addressing.plan) (policy-free); its
+    subnet_info."""
     validation.check({'name': name or None, 'description': description}, SUBNET)
     with db_api.transaction() as session:
         net = session.get(models.Network, network_id)
         if net is None:
             raise exception.NotFound(kind='Network', name=network_id)
-        if net.subnet_id:
-            raise exception.Conflict(
-                reason='Network %s already has the subnet %s (%s): a network here has '
-                       'one IPv4 subnet, served by one DHCP range on one isolated '
-                       'bridge per host; make another network for another range.'
-                       % (net.name, net.subnet_id, net.cidr))
         if net.project_id is not None:
             network_quotas.check(session, net.project_id, 'subnet')
-        _check_overlap(session, plan['cidr'])
-        for key, value in plan.items():
-            setattr(net, key, value)
-        net.subnet_id, net.subnet_name = str(uuid.uuid4()), name or ''
-        net.subnet_description = description
-        net.enable_dhcp = bool(enable_dhcp)
-        net.subnetpool_id = subnetpool_id
+        _check_overlap(session, network_id, plan['cidr'])
+        subnet = models.Subnet(id=str(uuid.uuid4()), network_id=net.id, name=name or '',
+                               description=description, enable_dhcp=bool(enable_dhcp),
+                               subnetpool_id=subnetpool_id, **plan)
+        session.add(subnet)
         session.flush()
-        return network_info(net)
+        session.refresh(net, ['subnets'])
+        return subnet_info(net, subnet)
 
 
 # What a subnet update may change besides its name and description.
@@ -326,71 +337,81 @@ ADDRESSING = ('gateway_ip', 'allocation_pools', 'dns_nameservers', 'host_routes'
               'enable_dhcp')
 
 
-def _replanned(net, changes):
+def _replanned(subnet, changes):
     """The subnet's plan with ``changes`` ({ADDRESSING key: value}) applied."""
-    current = ipam.network_dict(net)
+    current = ipam.subnet_dict(subnet)
     pools = (changes.get('allocation_pools')
-             or [{'start': net.dhcp_start, 'end': net.dhcp_end}])
-    return addressing.plan(net.cidr, changes.get('gateway_ip', current['gateway']),
+             or [{'start': subnet.dhcp_start, 'end': subnet.dhcp_end}])
+    return addressing.plan(subnet.cidr, changes.get('gateway_ip', current['gateway']),
                            pools, changes.get('dns_nameservers',
                                               current['dns_nameservers']),
                            changes.get('host_routes', current['host_routes']))
+
+
+def _addressed_from(session, net, subnet):
+    """The ports of the network with an IP of ``subnet``."""
+    cidr = ipaddress.ip_network(subnet.cidr)
+    return sum(1 for ip in session.execute(sa.select(models.Port.ip).where(
+        models.Port.network_id == net.id, models.Port.ip.is_not(None))).scalars()
+        if ipaddress.ip_address(ip) in cidr)
 
 
 def update_subnet(context, subnet_id, name=None, description=None, changes=None,
                   unplug=None):
     """Rename a subnet, change its description (None: unchanged; '' clears) or its
     addressing (``changes``, ADDRESSING keys). The addressing changes only while no
-    port uses the subnet: the hosts then drop the network (``unplug``), and the
-    next port makes it again as it now is."""
+    port uses the subnet; the hosts then drop the network (``unplug``) if no port
+    uses it at all, and the next port makes it again as it now is."""
     validation.check({'name': name or None, 'description': description}, SUBNET)
     changes = dict(changes or {})
     with db_api.transaction() as session:
-        net = subnet_row(session, context, subnet_id)
+        net, subnet = subnet_row(session, context, subnet_id)
         _owned(context, 'subnet:update', net)
         before = ipam.network_dict(net)
         if changes:
-            plan = _replanned(net, changes)
-            enable_dhcp = bool(changes.get('enable_dhcp', net.enable_dhcp))
-            if {k: before[k] for k in plan} != plan or enable_dhcp != net.enable_dhcp:
-                used = _ports_on(session, net, addressed=True)
+            plan = _replanned(subnet, changes)
+            enable_dhcp = bool(changes.get('enable_dhcp', subnet.enable_dhcp))
+            current = ipam.subnet_dict(subnet)
+            if {k: current[k] for k in plan} != plan or \
+                    enable_dhcp != subnet.enable_dhcp:
+                used = _addressed_from(session, net, subnet)
                 if used:
                     raise SubnetInUse(reason='Unable to change the addressing of '
                                              'subnet %s while %d port(s) use it: the '
                                              'hosts serve it already.'
                                              % (subnet_id, used))
                 for key, value in plan.items():
-                    setattr(net, key, value)
-                net.enable_dhcp = enable_dhcp
+                    setattr(subnet, key, value)
+                subnet.enable_dhcp = enable_dhcp
             else:
                 changes = {}
         if name is not None:
-            net.subnet_name = name
+            subnet.name = name
         if description is not None:
-            net.subnet_description = description
+            subnet.description = description
         session.flush()
-        found = network_info(net)
-    if changes and unplug is not None:
+        found = subnet_info(net, subnet)
+        in_use = _ports_on(session, net, addressed=True)
+    if changes and unplug is not None and not in_use:
         unplug(before)
     return found
 
 
 def delete_subnet(context, subnet_id, unplug):
-    """Take the subnet from its network once no port uses it, and from every host."""
+    """Take the subnet from its network once no port uses it, and from every host
+    (the network goes from the hosts when no port of it is left addressed; else
+    they drop the subnet at their next converge of it)."""
     with db_api.transaction() as session:
-        net = subnet_row(session, context, subnet_id)
+        net, subnet = subnet_row(session, context, subnet_id)
         _owned(context, 'subnet:delete', net)
-        used = _ports_on(session, net, addressed=True)
+        used = _addressed_from(session, net, subnet)
         if used:
             raise SubnetInUse(reason='Unable to complete operation on subnet %s: one '
                                      'or more ports have an IP allocation from this '
                                      'subnet (%d port(s)).' % (subnet_id, used))
         found = ipam.network_dict(net)
-    unplug(found)
+        in_use = _ports_on(session, net, addressed=True)
+    if not in_use:
+        unplug(found)
     with db_api.transaction() as session:
-        session.execute(sa.update(models.Network)
-                        .where(models.Network.subnet_id == subnet_id)
-                        .values(cidr=None, gateway=None, dhcp_start=None, dhcp_end=None,
-                                subnet_id=None, subnet_name='',
-                                subnet_description='', enable_dhcp=True,
-                                dns_nameservers=[], subnetpool_id=None))
+        session.execute(sa.delete(models.Subnet).where(models.Subnet.id == subnet_id))

@@ -37,18 +37,13 @@ def create(driver, name, cidr, gateway=None, dhcp_start=None, dhcp_end=None):
 
     The operator's network: no project owns it, every project uses it. Without a
     driver (distributed) it is only recorded: each worker defines it on its host
-    when a port first needs it there, after the same check of its host's routes.
+    when a port first needs it there.
     """
     validation.check({'name': name, 'cidr': cidr, 'gateway': gateway,
                       'dhcp_start': dhcp_start, 'dhcp_end': dhcp_end}, CREATE)
     gateway = gateway or addressing.DEFAULT
     pools = _pool(addressing.plan(cidr, gateway), dhcp_start, dhcp_end)
     plan = addressing.plan(cidr, gateway, pools)  # all checked before any write
-    # Our own networks first: a bridge of net1 is also a host route, and "overlaps
-    # network net1" says more than "overlaps the route of device prov-...".
-    service.check_overlap(cidr)
-    if driver is not None:  # this process makes the bridge: its host's routes count
-        driver.check_host_routes(cidr)
     net = service.add_network(name, None, shared=True)
     try:
         net = service.add_subnet(net['id'], plan, name)

@@ -3,7 +3,7 @@
 A pool is a set of IPv4 prefixes a subnet's range is carved from: a subnet asked for
 with ``subnetpool_id`` and a prefix length gets the lowest free range of that length
 in the pool (one a CIDR names must lie in the pool). Ranges taken by any subnet are
-not free, since a network's range is unique here (see service._check_overlap).
+not handed out (Neutron counts only the pool's own: this is the stricter choice).
 Defaults as Neutron's: ``min_prefixlen`` 8, ``max_prefixlen`` 32, ``default_prefixlen``
 the minimum; ``default_quota`` bounds the addresses one project's subnets take of it.
 """
@@ -203,8 +203,8 @@ def delete_pool(context, pool_id):
     with db_api.transaction() as session:
         pool = _row(session, context, pool_id)
         policy.authorize(context, 'subnetpool:delete', {'project_id': pool.project_id})
-        used = session.execute(sa.select(sa.func.count()).select_from(models.Network)
-                               .where(models.Network.subnetpool_id == pool.id)).scalar()
+        used = session.execute(sa.select(sa.func.count()).select_from(models.Subnet)
+                               .where(models.Subnet.subnetpool_id == pool.id)).scalar()
         if used:
             raise SubnetPoolInUse(reason='Unable to complete operation on subnet pool '
                                          '%s: %d subnet(s) are allocated from it.'
@@ -216,7 +216,7 @@ def delete_pool(context, pool_id):
 
 def _taken(session):
     return sorted(ipaddress.ip_network(cidr) for cidr, in session.execute(
-        sa.select(models.Network.cidr).where(models.Network.cidr.is_not(None))))
+        sa.select(models.Subnet.cidr)))
 
 
 def _lowest_free(prefix, prefixlen, taken):
@@ -241,8 +241,10 @@ def _check_quota(session, pool, project_id, wanted):
     if pool.default_quota is None:
         return
     used = sum(ipaddress.ip_network(cidr).num_addresses for cidr, in session.execute(
-        sa.select(models.Network.cidr).where(models.Network.subnetpool_id == pool.id,
-                                             models.Network.project_id == project_id)))
+        sa.select(models.Subnet.cidr)
+        .join(models.Network, models.Network.id == models.Subnet.network_id)
+        .where(models.Subnet.subnetpool_id == pool.id,
+               models.Network.project_id == project_id)))
     if used + wanted.num_addresses > pool.default_quota:
         raise SubnetPoolQuotaExceeded()
 

@@ -41,8 +41,10 @@ def usage(session, project_id):
                                                ).scalar(),
         'network': session.execute(sa.select(count).select_from(net)
                                    .where(net.project_id == project_id)).scalar(),
-        'subnet': session.execute(sa.select(count).select_from(net).where(
-            net.project_id == project_id, net.subnet_id.is_not(None))).scalar(),
+        'subnet': session.execute(
+            sa.select(count).select_from(models.Subnet)
+            .join(net, net.id == models.Subnet.network_id)
+            .where(net.project_id == project_id)).scalar(),
         'port': session.execute(sa.select(count).select_from(port)
                                 .where(port.project_id == project_id)).scalar()}
 

@@ -1,17 +1,22 @@
-"""A host's side of its guest networks: the libvirt network (bridge and, on the host
-serving its DHCP, dnsmasq with every port's entry) and, on an overlay, the VXLAN device
-that carries it to the other hosts. A mixin of the driver (its ``_conn``,
-``network_name`` and ``bridge_name``); every call is idempotent.
+"""A host's side of its guest networks: the libvirt network (a bare bridge, no
+address on the host), on the host serving its DHCP a DHCP namespace with dnsmasq
+(provisioner.virt.dhcp_namespace) and, on an overlay, the VXLAN device that carries
+it to the other hosts. A mixin of the driver (its ``_conn``, ``network_name``,
+``bridge_name`` and ``resource_prefix``); every call is idempotent.
+
+The libvirt network stays (bridge-only): guests' interfaces name it, so domain XML,
+migration and the inventory keep working as before, and libvirt autostarts the
+bridge after a reboot.
 """
 
-import ipaddress
-
 from provisioner import conf as provisioner_conf
-from provisioner.network import host_routes
+from provisioner import exception
+from provisioner.virt import dhcp_namespace
+from provisioner.virt import metadata_proxy
+from provisioner.virt import dnsmasq
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import network as libvirt_network
 from provisioner.virt import vxlan
-
 
 
 def _conf():
@@ -24,13 +29,6 @@ class HostNetworks:
         """False on libvirt's test driver (test:///...), which makes no bridge."""
         return not _conf().libvirt.connection_uri.startswith('test:')
 
-    def check_host_routes(self, cidr, own_bridge=None):
-        """Refuse a CIDR overlapping a route of this host, where libvirt would put
-        its bridge; libvirt is not asked (not even connected to) first."""
-        if self._makes_host_bridges():
-            host_routes.check_free(ipaddress.IPv4Network(cidr), _conf().host,
-                                   own_device=own_bridge)
-
     @staticmethod
     def overlay(net):
         """True when this host's L2 agent carries the network across hosts (a VXLAN
@@ -39,7 +37,7 @@ class HostNetworks:
                     and net.get('segmentation_id'))
 
     def serves_dhcp(self, net):
-        """Whether the network's DHCP server (and gateway address) is on this host."""
+        """Whether the network's DHCP namespace is on this host."""
         return not self.overlay(net) or net.get('dhcp_host') in (None, _conf().host)
 
     def guest_mtu(self, net):
@@ -49,52 +47,91 @@ class HostNetworks:
             return None
         return _conf().l2.underlay_mtu - vxlan.OVERHEAD
 
+    def dhcp_namespace(self, net):
+        """The name of the network's DHCP namespace on this host."""
+        return dhcp_namespace.namespace_name(self.resource_prefix(), net['id'])
+
     def ensure_network(self, net):
-        """Define and start the network on this host, once its CIDR clashes with no
-        route here; a network this call defined but could not start is undefined.
+        """Define and start the network's bridge on this host; where its DHCP is
+        served, its DHCP namespace (else none: the DHCP moved or never was here).
         On an overlay: its VXLAN device, flooding to ``net['peers']``."""
-        name, bridge = self.network_name(net), self.bridge_name(net)
-        serve = self.serves_dhcp(net)
-        existing = libvirt_network.lookup(self._conn(), name)
-        if serve and (existing is None or not existing.isActive()):
-            self.check_host_routes(net['cidr'], own_bridge=bridge)  # a bridge address
-        network_config = designer.build_network(name, bridge, net, serve=serve,
+        bridge = self.bridge_name(net)
+        network_config = designer.build_network(self.network_name(net), bridge,
                                                 mtu=self.guest_mtu(net))
         libvirt_network.ensure(self._conn(), network_config)
-        if self.overlay(net) and self._makes_host_bridges():
+        live = self._makes_host_bridges()
+        if self.overlay(net) and live:
             l2 = _conf().l2
             vxlan.ensure(bridge, net['segmentation_id'], l2.local_ip, l2.vxlan_port,
                          self.guest_mtu(net))
             vxlan.set_peers(bridge, net.get('peers') or [])
+        if self.serves_dhcp(net) and dnsmasq.served(net):
+            netns = dhcp_namespace.ensure(self.resource_prefix(), net, bridge,
+                                          self.guest_mtu(net), live=live)
+            if live:
+                self.ensure_metadata_proxy(net, netns)
+        else:
+            self._delete_dhcp(net)
+
+    def _delete_dhcp(self, net):
+        dhcp_namespace.delete(self.resource_prefix(), net['id'],
+                              lambda netns: self.remove_metadata_proxy(net, netns),
+                              live=self._makes_host_bridges())
+
+    @staticmethod
+    def ensure_metadata_proxy(net, netns):
+        """The metadata proxy on 169.254.169.254:80 in the network's DHCP namespace
+        ``netns`` (which exists), when [metadata] names the API and its secret."""
+        metadata_proxy.ensure(netns, net['id'])
+
+    @staticmethod
+    def remove_metadata_proxy(net, netns):
+        """Stop the metadata proxy of ``netns`` (which still exists: its listening
+        socket would keep the namespace alive)."""
+        metadata_proxy.remove(netns, net['id'])
 
     def delete_network(self, net):
+        self._delete_dhcp(net)
         libvirt_network.delete(self._conn(), self.network_name(net))
         if self._makes_host_bridges():
             vxlan.delete(self.bridge_name(net))
+
+    def restore_networks(self):
+        """A worker's start: every DHCP namespace this host served, converged again
+        as last given (gone after a reboot; its dnsmasq may have been killed)."""
+        dhcp_namespace.restore(self.resource_prefix(), self._makes_host_bridges())
+
+    def _change_entries(self, net, change):
+        return dhcp_namespace.update_entries(self.resource_prefix(), net['id'],
+                                             change, live=self._makes_host_bridges())
 
     def reserve_dhcp(self, net, mac, ip, hostname=None):
         if not net.get('enable_dhcp', True):
             return  # DHCP off: the guest gets no lease, so no host entry either
         if not self.serves_dhcp(net):
             return  # the DHCP host's server pins it (the engine's l2population)
-        libvirt_network.add_dhcp_host(self._conn(), self.network_name(net),
-                                      mac, ip, designer.dhcp_hostname(hostname))
+        mac, name = mac.lower(), designer.dhcp_hostname(hostname)
+
+        def add(entries):
+            # IPAM owns the addresses: an entry of the MAC or the IP is stale.
+            kept = [e for e in entries if e['mac'].lower() != mac and e['ip'] != ip]
+            return kept + [{'mac': mac, 'ip': ip, 'hostname': name}]
+        if not self._change_entries(net, add):
+            raise exception.HypervisorError(
+                reason='network %s does not exist on this host; create it before '
+                       'reserving addresses on it' % self.network_name(net))
 
     def sync_dhcp(self, net, entries):
         """Pin exactly ``entries`` ([{'mac', 'ip', 'hostname'}]) in the network's DHCP
         server here: every host's ports of the network."""
-        wanted = {e['mac'].lower() for e in entries}
-        for held in self.dhcp_hosts(net):
-            if (held['mac'] or '').lower() not in wanted:
-                self.release_dhcp(net, held['mac'])
-        for entry in entries:
-            self.reserve_dhcp(net, entry['mac'], entry['ip'], entry.get('hostname'))
+        wanted = [dict(e, hostname=designer.dhcp_hostname(e.get('hostname')))
+                  for e in entries]
+        self._change_entries(net, lambda _held: wanted)
 
     def release_dhcp(self, net, mac):
-        libvirt_network.remove_dhcp_host(self._conn(), self.network_name(net), mac)
+        self._change_entries(net, lambda entries: [
+            e for e in entries if e['mac'].lower() != mac.lower()])
 
     def dhcp_hosts(self, net):
         """[{'mac', 'ip', 'name'}] of the network's DHCP reservations."""
-        return [{'mac': h.mac, 'ip': h.ip, 'name': h.name}
-                for h in libvirt_network.dhcp_hosts(self._conn(),
-                                                    self.network_name(net))]
+        return dhcp_namespace.held(self.resource_prefix(), net['id'])

@@ -23,8 +23,8 @@ from lxml import etree
 
 from provisioner.image import fetcher
 from provisioner.virt import deployment
+from provisioner.virt import dhcp_namespace
 from provisioner.virt.libvirt import host as libvirt_host
-from provisioner.virt.libvirt import network as libvirt_network
 from provisioner.virt.libvirt import storage
 
 DOMAIN, ROOT_DISK, VOLUME = 'domain', 'root_disk', 'volume'
@@ -35,7 +35,7 @@ KINDS = (DOMAIN, ROOT_DISK, VOLUME, CONFIG_DRIVE, INSTANCE_DIR, DHCP_HOST, NETWO
          PORT_FILTER)
 # What a host's steps make under state_path (the driver's layout); the database and
 # logs of an all-in-one state_path are not the host's to remove.
-HOST_DIRECTORIES = ('disks', 'volumes', 'instances', 'images')
+HOST_DIRECTORIES = ('disks', 'volumes', 'instances', 'images', 'dhcp')
 HOST_FILES = ('virt_type.json',)  # the KVM probe's answer (libvirt.host)
 
 
@@ -140,19 +140,21 @@ def _instance_files(driver, now):
 
 
 def _networks(driver):
+    """The networks of the libvirt networks named with the prefix, and of the DHCP
+    namespaces and their state directories (one may outlive its bridge when a
+    worker was killed mid-way), with the DHCP entries pinned there."""
     conn = driver.connection()
     head = '%s-net-' % driver.resource_prefix()
     with libvirt_host.translate_errors('listing networks'):
         names = [n.name() for n in conn.listAllNetworks(0)]
-    for name in sorted(names):
-        if not name.startswith(head):
-            continue
-        network_id = name[len(head):]
+    network_ids = {name[len(head):] for name in names if name.startswith(head)}
+    network_ids.update(dhcp_namespace.network_ids(driver.resource_prefix()))
+    for network_id in sorted(network_ids):
         yield Resource(NETWORK, network_id, network_id, network=network_id,
-                       detail=name)
-        for entry in libvirt_network.dhcp_hosts(conn, name):
-            yield Resource(DHCP_HOST, (entry.mac or '').lower(), network_id,
-                           network=network_id, detail=entry.ip or '')
+                       detail=head + network_id)
+        for entry in dhcp_namespace.held(driver.resource_prefix(), network_id):
+            yield Resource(DHCP_HOST, entry['mac'].lower(), network_id,
+                           network=network_id, detail=entry['ip'])
 
 
 def _port_filters(driver):

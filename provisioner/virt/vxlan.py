@@ -11,9 +11,8 @@ in the same state.
 import hashlib
 import json
 import logging
-import subprocess
 
-from provisioner import exception
+from provisioner.virt import commands
 
 LOG = logging.getLogger(__name__)
 
@@ -27,31 +26,11 @@ def device_name(bridge):
     return 'vx-%s' % hashlib.sha256(bridge.encode()).hexdigest()[:12]
 
 
-def _run(argv, check=True):
-    try:
-        result = subprocess.run(argv, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise exception.HypervisorError(reason='%s: %s' % (' '.join(argv), exc))
-    if check and result.returncode != 0:
-        raise exception.HypervisorError(reason='%s failed: %s' % (
-            ' '.join(argv), (result.stderr or result.stdout).strip()))
-    return result
-
-
-def _link(name):
-    """``ip -j link show`` of the device, or None when there is none."""
-    result = _run(['ip', '-j', '-d', 'link', 'show', 'dev', name], check=False)
-    if result.returncode != 0:
-        return None
-    found = json.loads(result.stdout or '[]')
-    return found[0] if found else None
-
-
 def ensure(bridge, vni, local_ip, port, mtu):
     """The network's VXLAN device, enslaved to ``bridge`` and up; one with another
     VNI or source (a stale one) is made again."""
     name = device_name(bridge)
-    link = _link(name)
+    link = commands.link(name)
     data = ((link or {}).get('linkinfo') or {}).get('info_data') or {}
     if link is not None and (data.get('id') != vni or data.get('local') != local_ip
                              or data.get('port') != port):
@@ -60,22 +39,22 @@ def ensure(bridge, vni, local_ip, port, mtu):
         delete(bridge)
         link = None
     if link is None:
-        _run(['ip', 'link', 'add', name, 'mtu', str(mtu), 'type', 'vxlan', 'id',
+        commands.run(['ip', 'link', 'add', name, 'mtu', str(mtu), 'type', 'vxlan', 'id',
               str(vni), 'local', local_ip, 'dstport', str(port)])
-    _run(['ip', 'link', 'set', 'dev', name, 'mtu', str(mtu), 'master', bridge, 'up'])
+    commands.run(['ip', 'link', 'set', 'dev', name, 'mtu', str(mtu), 'master', bridge, 'up'])
     return name
 
 
 def delete(bridge):
     """Remove the network's VXLAN device (its FDB entries go with it); absent: fine."""
     name = device_name(bridge)
-    if _link(name) is not None:
-        _run(['ip', 'link', 'delete', 'dev', name])
+    if commands.link(name) is not None:
+        commands.run(['ip', 'link', 'delete', 'dev', name])
 
 
 def flood_peers(bridge):
     """The peers the device floods to now."""
-    result = _run(['bridge', '-j', 'fdb', 'show', 'dev', device_name(bridge)])
+    result = commands.run(['bridge', '-j', 'fdb', 'show', 'dev', device_name(bridge)])
     return sorted({entry['dst'] for entry in json.loads(result.stdout or '[]')
                    if entry.get('mac') == FLOOD_MAC and entry.get('dst')})
 
@@ -85,6 +64,6 @@ def set_peers(bridge, peers):
     name = device_name(bridge)
     current = set(flood_peers(bridge))
     for peer in sorted(set(peers) - current):
-        _run(['bridge', 'fdb', 'append', FLOOD_MAC, 'dev', name, 'dst', peer])
+        commands.run(['bridge', 'fdb', 'append', FLOOD_MAC, 'dev', name, 'dst', peer])
     for peer in sorted(current - set(peers)):
-        _run(['bridge', 'fdb', 'del', FLOOD_MAC, 'dev', name, 'dst', peer])
+        commands.run(['bridge', 'fdb', 'del', FLOOD_MAC, 'dev', name, 'dst', peer])

@@ -45,6 +45,8 @@ class WorkerService:
 
     def start(self):
         virt.get_driver().check_state_path()
+        # Before serving: DHCP namespaces gone with a reboot, dnsmasqs killed.
+        virt.get_driver().restore_networks()
         self._server = rpc.get_server(CONF.worker.topic, self.host, self.endpoints())
         self._server.start()
         # After the server: the engine replays deferred steps as soon as it hears.

@@ -12,6 +12,7 @@ import os
 import pathlib
 import secrets
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -141,6 +142,7 @@ class Cloud:
                 found += self._libvirt_leftovers(conn, instance)
             finally:
                 conn.close()
+        found += self.dhcp_leftovers(instance)
         for table, what in (('ports', 'ip'), ('volumes', 'id'),
                             ('allocations', 'host_id')):
             found += ['%s row %s' % (table, value) for (value,) in self.query(
@@ -159,13 +161,18 @@ class Cloud:
                 found += ['volume %s in %s' % (v, pool.name())
                           for v in pool.listVolumes() if instance['id'] in v
                           or any(vol['id'] in v for vol in instance['volumes'])]
-        for net in conn.listAllNetworks():
-            if net.name().startswith(self.prefix):
-                xml = net.XMLDesc(0)
-                found += ['DHCP entry %s' % addr['mac'] for addr in
-                          instance['addresses'] if addr['mac'] in xml]
-                if "name='%s'" % instance['name'].lower() in xml:
-                    found.append('DHCP entry named %s' % instance['name'])
+        return found
+
+    def dhcp_leftovers(self, instance):
+        """The instance's entries in the hosts files of the DHCP namespaces' dnsmasqs
+        (under the state_path of every host of this cloud)."""
+        found = []
+        for hosts in self.root.glob('**/dhcp/*/*/hosts'):
+            text = hosts.read_text()
+            found += ['DHCP entry %s' % addr['mac'] for addr in instance['addresses']
+                      if addr['mac'] in text]
+            if ',%s\n' % instance['name'].lower() in text:
+                found.append('DHCP entry named %s' % instance['name'])
         return found
 
     @property
@@ -209,6 +216,39 @@ class Cloud:
                 _destroy_on(conn, self.root, self.prefix)
             finally:
                 conn.close()
+        stop_dhcp_namespaces(self.root)
+
+
+def dnsmasqs_under(root):
+    """{pid: its network namespace's inode} of the dnsmasqs whose pid files lie
+    under ``root`` (the DHCP servers of a deployment's hosts)."""
+    found = {}
+    for pid in (int(p) for p in os.listdir('/proc') if p.isdigit()):
+        try:
+            with open('/proc/%d/cmdline' % pid, 'rb') as cmdline:
+                argv = cmdline.read().split(b'\0')
+            netns = os.stat('/proc/%d/ns/net' % pid).st_ino
+        except OSError:
+            continue
+        if argv[0].endswith(b'dnsmasq') and any(
+                a.startswith(b'--pid-file=%s/' % str(root).encode()) for a in argv):
+            found[pid] = netns
+    return found
+
+
+def stop_dhcp_namespaces(root):
+    """Kill the dnsmasqs whose pid files lie under ``root`` and delete the DHCP
+    namespaces they ran in (what a deployment's network delete would have done)."""
+    namespaces = {}
+    for name in os.listdir('/run/netns') if os.path.isdir('/run/netns') else ():
+        try:
+            namespaces[os.stat(os.path.join('/run/netns', name)).st_ino] = name
+        except OSError:
+            pass
+    for pid, netns in dnsmasqs_under(root).items():
+        os.kill(pid, signal.SIGKILL)
+        if namespaces.get(netns, '').startswith('qdhcp-'):
+            subprocess.run(['ip', 'netns', 'delete', namespaces[netns]], check=False)
 
 
 def _destroy_on(conn, root, prefix):

@@ -78,12 +78,12 @@ def test_audit_lists_what_went_behind_its_back_and_fix_spares_another_deployment
         domain = conn.lookupByName('instance-%s' % vm['id'])
         domain.destroy()
         domain.undefine()
-        conn.networkLookupByName('%s-net-%s' % (cloud.prefix, net_id)).update(
-            libvirt.VIR_NETWORK_UPDATE_COMMAND_DELETE,
-            libvirt.VIR_NETWORK_SECTION_IP_DHCP_HOST, -1,
-            "<host mac='%s' ip='%s'/>" % (mac, vm['addresses'][0]['ip']),
-            libvirt.VIR_NETWORK_UPDATE_AFFECT_LIVE
-            | libvirt.VIR_NETWORK_UPDATE_AFFECT_CONFIG)
+        # (the DHCP entry: a line of the hosts file of the network's dnsmasq)
+        hosts = cloud.state_path / 'dhcp' / cloud.prefix / net_id / 'hosts'
+        kept_lines = [line for line in hosts.read_text().splitlines()
+                      if not line.startswith(mac)]
+        assert len(kept_lines) < len(hosts.read_text().splitlines())
+        hosts.write_text(''.join(line + '\n' for line in kept_lines))
         own_pool = conn.storagePoolLookupByName('%s-volumes' % cloud.prefix)
         own_pool.storageVolLookupByName('volume-%s.qcow2' % volume_id).delete(0)
         ghost, ghost_volume = _plant(conn, own_pool, cloud.state_path)

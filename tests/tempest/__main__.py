@@ -149,6 +149,11 @@ def save(workspace, output, config, selection):
     return text
 
 
+
+def _has_entries(path):
+    """Whether an exclude list names any test (all its lines may be comments)."""
+    return any(line.split('#', 1)[0].strip() for line in path.read_text().splitlines())
+
 def main(argv=None):
     args, tempest_args = parse(argv)
     started = time.monotonic()
@@ -162,7 +167,7 @@ def main(argv=None):
               % (cloud.url, time.monotonic() - started, config), flush=True)
         selection = selection_args(args.selection, workspace, config)
         excluded = (['--exclude-list', str(args.exclude_list.resolve())]
-                    if args.exclude_list else [])
+                    if args.exclude_list and _has_entries(args.exclude_list) else [])
         code = tempest('run', '--config-file', str(config), '--concurrency',
                        str(args.concurrency), *selection, *excluded, *tempest_args,
                        cwd=workspace / 'run', check=False).returncode

@@ -64,10 +64,11 @@ def add_host(name, vcpus=4, memory_mib=4096, disk_gib=100):
 
 
 def add_network(name='net1', cidr='10.77.0.0/29', start='10.77.0.2', end='10.77.0.4'):
-    net = models.Network(id=str(uuid.uuid4()), name=name, cidr=cidr, gateway='10.77.0.1',
-                         dhcp_start=start, dhcp_end=end)
+    net = models.Network(id=str(uuid.uuid4()), name=name)
     with db_api.transaction() as session:
         session.add(net)
+        session.add(models.Subnet(id=str(uuid.uuid4()), network_id=net.id, cidr=cidr,
+                                  gateway='10.77.0.1', dhcp_start=start, dhcp_end=end))
     return net.id
 
 

@@ -89,7 +89,7 @@ def test_0013_gives_existing_networks_subnets_and_ports_an_empty_description():
         net = session.get(models.Network, 'n1')
         assert (net.description, net.subnet_description) == ('', '')
         assert session.get(models.Port, 'p1').description == ''
-        net.description, net.subnet_description = 'a network', 'its subnet'
+        net.description, net.subnets[0].description = 'a network', 'its subnet'
     migrate('0012')  # and back, for a rollback of the upgrade: the rows stay
     assert 'description' not in columns('networks') | columns('ports')
     with db_api.get_engine().connect() as conn:
@@ -143,5 +143,25 @@ def test_0016_keeps_ports_and_networks_and_adds_security_groups():
         assert session.get(models.Network, 'n1').host_routes == []
         assert session.execute(sa.select(models.SecurityGroup)).first() is None
     _migrate('0015')
+    _migrate('head')
+    assert migration.current_revision() == migration.SCHEMA_HEAD
+
+
+def test_0026_moves_each_subnet_to_the_subnets_table_and_back():
+    _migrate('0025')
+    _insert_a_network_with_a_port()
+    _migrate('head')
+    with db_api.transaction() as session:
+        net = session.get(models.Network, 'n1')
+        assert [(s.id, s.name, s.cidr, s.gateway) for s in net.subnets] == [
+            ('s1', 'sub1', '10.5.0.0/24', '10.5.0.1')]
+        session.add(models.Subnet(id='s2', network_id='n1', cidr='10.6.0.0/24',
+                                  gateway=None, dhcp_start='10.6.0.2',
+                                  dhcp_end='10.6.0.9'))
+    _migrate('0025')  # the first subnet goes back to its network's row
+    with db_api.get_engine().connect() as conn:
+        assert conn.execute(sa.text(
+            'SELECT subnet_id, subnet_name, cidr FROM networks')).all() == [
+            ('s1', 'sub1', '10.5.0.0/24')]
     _migrate('head')
     assert migration.current_revision() == migration.SCHEMA_HEAD

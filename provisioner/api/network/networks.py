@@ -2,8 +2,8 @@
 
 A network belongs to a project (``shared`` ones, and the operator's, serve every
 project; external ones, router:external, give routers their gateways and floating
-IPs) and has at most one IPv4 subnet: on each host it is one isolated libvirt
-network whose dnsmasq serves one range.
+IPs) and has any number of IPv4 subnets, all served by one dnsmasq in its DHCP
+namespace.
 """
 
 from provisioner.api.network import common

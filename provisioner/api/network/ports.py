@@ -16,7 +16,9 @@ _SECURITY = {'security_groups', 'port_security_enabled', 'allowed_address_pairs'
 
 
 def _subnet_ids(req):
-    return {n['id']: n['subnet_id'] for n in service.list_networks(req.context)}
+    """{network id: [(CIDR, subnet id)]} of the networks the caller sees."""
+    return {n['id']: [(s['cidr'], s['id']) for s in n['subnets']]
+            for n in service.list_networks(req.context)}
 
 
 def _port(req, port_id, status=200):
@@ -62,7 +64,7 @@ def update_port(req, port_id, body):
     ports.update_port(req.context, port_id, common.name_update(body),
                       common.description(body), body.get('admin_state_up'),
                       body.get('security_groups'), body.get('port_security_enabled'),
-                      body.get('allowed_address_pairs'))
+                      body.get('allowed_address_pairs'), body.get('fixed_ips'))
     if _SECURITY.intersection(body):  # its filter, and its old groups' members
         common.sync_filters(req, port_ids=[port_id], group_ids=held)
     return _port(req, port_id)

@@ -97,7 +97,8 @@ PORT_CREATE = _body('port', dict(
     mac_address=_ANY,
     network_id={'not': {'enum': _FALSY}, 'errorMessage': _NEEDS_NETWORK}),
     required=['network_id'], required_message=_NEEDS_NETWORK)
-PORT_UPDATE = _body('port', dict(_PORT_STATE, name=_ANY, description=_description()))
+PORT_UPDATE = _body('port', dict(_PORT_STATE, name=_ANY, description=_description(),
+                                 fixed_ips=_ANY))
 
 SECURITY_GROUP_CREATE = _body('security_group', dict(
     _OWNED, name={'type': ['string', 'null']}, stateful={'const': True}))

@@ -1,7 +1,7 @@
-"""Subnets (Neutron's), one per network.
+"""Subnets (Neutron's), any number per network, no two of one network overlapping
+(400; two networks may share a range).
 
-A second subnet on a network is refused (409): make another network for another
-range. A subnet's CIDR is given, or carved from a subnet pool (``subnetpool_id``,
+A subnet's CIDR is given, or carved from a subnet pool (``subnetpool_id``,
 ``prefixlen``, ``use_default_subnetpool``). Its addressing changes only while no port
 uses it (hosts carry it then).
 """

@@ -1,6 +1,8 @@
 """Neutron's shapes: the views of networks, subnets, ports and quotas, filters, errors.
 """
 
+import ipaddress
+
 from provisioner.api import common
 from provisioner.api import urls
 from provisioner.api import wsgi
@@ -45,7 +47,7 @@ def _common(item, description):
 def network_view(net):
     return dict(_common(net, net['description']), **{
         'id': net['id'], 'name': net['name'], 'admin_state_up': True, 'status': 'ACTIVE',
-        'subnets': [net['subnet_id']] if net['subnet_id'] else [],
+        'subnets': [s['id'] for s in net['subnets']],
         'shared': net['shared'], 'router:external': net['router_external'], 'mtu': MTU,
         'port_security_enabled': False, 'availability_zones': ['nova'],
         'availability_zone_hints': [], 'ipv4_address_scope': None,
@@ -65,8 +67,15 @@ def subnet_view(net):
         'router:external': net.get('router_external', False)})
 
 
+def _subnet_of(subnets, ip):
+    """The id of the subnet of ``subnets`` ([(CIDR, id)]) holding ``ip``."""
+    address = ipaddress.ip_address(ip)
+    return next((subnet_id for cidr, subnet_id in subnets
+                 if address in ipaddress.ip_network(cidr)), None)
+
+
 def port_view(port, subnet_ids):
-    """A port; ``subnet_ids`` maps network ids to their subnet's id."""
+    """A port; ``subnet_ids`` maps network ids to their subnets [(CIDR, id)]."""
     bound = port['instance_id'] is not None
     device_owner = ('compute:nova' if bound else
                     'network:router_interface' if port['router_id'] else
@@ -78,7 +87,8 @@ def port_view(port, subnet_ids):
         'device_id': (port['instance_id'] or port['router_id'] or port.get('device_id')
                       or ''),
         'device_owner': device_owner,
-        'fixed_ips': [{'subnet_id': subnet_ids.get(port['network_id']),
+        'fixed_ips': [{'subnet_id': _subnet_of(subnet_ids.get(port['network_id'], ()),
+                                               port['ip']),
                        'ip_address': port['ip']}] if port['ip'] else [],
         'security_groups': port['security_groups'],
         'allowed_address_pairs': port['allowed_address_pairs'],

@@ -1,6 +1,5 @@
 """The one place with policy: turns a GuestSpec or a network dict into XML objects."""
 
-import ipaddress
 import re
 import string
 
@@ -115,63 +114,13 @@ def build_guest(spec, virt_type, conf, rbd=None):
     return guest
 
 
-def build_network(name, bridge, net, dhcp_hosts=(), serve=True, mtu=None):
-    """Return the config.Network for a network dict (cidr, gateway, dhcp_start/end).
-
-    Isolated by default: no <forward>, so guests reach nothing beyond the bridge.
-    ``net['forward_mode']`` (e.g. 'nat') opts into a forwarded network. Not
-    ``serve``: a bare bridge (no address, no DHCP), where another host of the
-    network's segment serves it.
-    """
-    if not serve:
-        network = config.Network(name, bridge, None, None)
-        network.mtu = mtu
-        return network
-    try:
-        cidr = ipaddress.ip_network(net['cidr'], strict=False)
-    except (KeyError, ValueError) as exc:
-        raise exception.Invalid(reason='network %s has no valid cidr: %s'
-                                       % (net.get('id'), exc))
-    if cidr.version != 4:
-        raise exception.Invalid(reason='network %s: only IPv4 networks are '
-                                       'supported, got %s' % (net.get('id'), cidr))
-    network = config.Network(name, bridge, net.get('address') or net['gateway'],
-                             str(cidr.netmask))
-    network.forward_mode = net.get('forward_mode')
+def build_network(name, bridge, mtu=None):
+    """The config.Network of a guest network: a bare bridge, isolated (no address,
+    no <forward>); its DHCP is served from a namespace joined to the bridge
+    (provisioner.virt.dhcp_namespace)."""
+    network = config.Network(name, bridge, None, None)
     network.mtu = mtu
-    # dnsmasq pings an address before leasing it; IPAM already owns it: ~3 s saved.
-    network.dnsmasq_options = ['no-ping'] + dhcp_options(net)
-    if net.get('enable_dhcp', True):  # DHCP off: dnsmasq leases nothing
-        network.dhcp_start = net.get('dhcp_start')
-        network.dhcp_end = net.get('dhcp_end')
-        network.dhcp_hosts = list(dhcp_hosts)
     return network
-
-
-def dhcp_options(net):
-    """dnsmasq options for the subnet's DNS servers and host routes, and no router
-    without a gateway.
-
-    The values were checked as IPv4 addresses when the subnet was made; they are
-    checked again here because each option is a line of dnsmasq's configuration.
-    """
-    options = []
-    if not net.get('gateway'):
-        options.append('dhcp-option=3')  # an empty router option: no default route
-    servers = [str(ipaddress.IPv4Address(s)) for s in net.get('dns_nameservers') or ()]
-    if servers:
-        options.append('dhcp-option=6,%s' % ','.join(servers))
-    routes = [(ipaddress.IPv4Network(r['destination']), ipaddress.IPv4Address(r['nexthop']))
-              for r in net.get('host_routes') or ()]
-    if routes:
-        # Classless static routes (121): a client given them ignores the router
-        # option, so the default route goes with them (as Neutron's DHCP agent does).
-        if net.get('gateway'):
-            routes.append((ipaddress.IPv4Network('0.0.0.0/0'),
-                           ipaddress.IPv4Address(net['gateway'])))
-        options.append('dhcp-option=121,%s' % ','.join(
-            '%s,%s' % (destination, nexthop) for destination, nexthop in routes))
-    return options
 
 
 # What a rebuild takes from the new image's domain XML: the name, how it boots.

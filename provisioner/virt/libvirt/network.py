@@ -1,4 +1,5 @@
-"""libvirt networks: ensure/delete an isolated network and its DHCP host entries.
+"""libvirt networks: ensure/delete a guest network's bridge (its DHCP is served from a
+namespace: provisioner.virt.dhcp_namespace).
 
 Every function is idempotent, so a re-run after a crash adopts what exists.
 """
@@ -6,15 +7,11 @@ Every function is idempotent, so a re-run after a crash adopts what exists.
 import logging
 
 import libvirt
-from lxml import etree
 
 from provisioner import exception
-from provisioner.virt.libvirt import config
 from provisioner.virt.libvirt import host as libvirt_host
 
 LOG = logging.getLogger(__name__)
-
-_DHCP_HOST = libvirt.VIR_NETWORK_SECTION_IP_DHCP_HOST
 
 
 def lookup(conn, name):
@@ -68,76 +65,3 @@ def delete(conn, name):
             return
         with libvirt_host.translate_errors('deleting network %s' % name):
             raise
-
-
-def _require(conn, name):
-    network = lookup(conn, name)
-    if network is None:
-        raise exception.HypervisorError(
-            reason='network %s does not exist; create it before reserving '
-                   'addresses on it' % name)
-    return network
-
-
-def dhcp_hosts(conn, name):
-    """The DHCP host entries of the network, as config.NetworkDhcpHost objects."""
-    network = lookup(conn, name)
-    if network is None:
-        return []
-    with libvirt_host.translate_errors('reading network %s' % name):
-        xml = network.XMLDesc(0)
-    return [config.NetworkDhcpHost.parse_dom(el)
-            for el in etree.fromstring(xml.encode()).iterfind('ip/dhcp/host')]
-
-
-def _update(network, command, entry, action):
-    # CONFIG keeps the entry across restarts; LIVE reaches the running dnsmasq.
-    flags = libvirt.VIR_NETWORK_UPDATE_AFFECT_CONFIG
-    with libvirt_host.translate_errors('%s on network %s' % (action, network.name())):
-        if network.isActive():
-            flags |= libvirt.VIR_NETWORK_UPDATE_AFFECT_LIVE
-        network.update(command, _DHCP_HOST, -1, entry.to_xml(pretty_print=False),
-                       flags)
-
-
-def add_dhcp_host(conn, name, mac, ip, hostname=None):
-    """Make dnsmasq give ``ip`` to ``mac``, replacing what it held for either."""
-    network = _require(conn, name)
-    mac = mac.lower()
-    entries = dhcp_hosts(conn, name)
-    if hostname and any(e.name == hostname and (e.mac or '').lower() != mac
-                        and e.ip != ip for e in entries):
-        # libvirt takes a host name once per network, and server names may repeat
-        # (Nova's): this entry goes without one; the guest still has its hostname
-        # from the config drive.
-        hostname = None
-    wanted = config.NetworkDhcpHost(mac, ip, hostname)
-    for entry in entries:
-        same_mac = (entry.mac or '').lower() == mac
-        if same_mac and entry.ip == ip and entry.name == hostname:
-            return  # already there
-        if same_mac or entry.ip == ip:
-            # IPAM owns the addresses: an entry it no longer knows is stale.
-            LOG.warning('Replacing stale DHCP entry mac=%s ip=%s on network %s',
-                        entry.mac, entry.ip, name)
-            _update(network, libvirt.VIR_NETWORK_UPDATE_COMMAND_DELETE, entry,
-                    'removing DHCP entry for %s' % entry.mac)
-    try:
-        _update(network, libvirt.VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, wanted,
-                'adding DHCP entry %s -> %s' % (mac, ip))
-    except exception.HypervisorError:
-        # Another worker may have added the very same entry meanwhile.
-        if not any((e.mac or '').lower() == mac and e.ip == ip and e.name == hostname
-                   for e in dhcp_hosts(conn, name)):
-            raise
-
-
-def remove_dhcp_host(conn, name, mac):
-    """Drop the DHCP entry of ``mac``; an absent entry or network is fine."""
-    network = lookup(conn, name)
-    if network is None:
-        return
-    for entry in dhcp_hosts(conn, name):
-        if (entry.mac or '').lower() == mac.lower():
-            _update(network, libvirt.VIR_NETWORK_UPDATE_COMMAND_DELETE, entry,
-                    'removing DHCP entry for %s' % mac)

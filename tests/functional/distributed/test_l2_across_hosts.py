@@ -46,15 +46,16 @@ def _links(host):
     return json.loads(host.exec(['ip', '-j', 'link', 'show']).stdout)
 
 
-def _dnsmasq_serving(host, network_name):
-    """The dnsmasq processes in ``host`` that serve the libvirt network."""
+def _dnsmasq_serving(host, network_id):
+    """The dnsmasq processes in ``host`` that serve the network (its files are named
+    by its id)."""
     found = []
     for pid, name in host.processes().items():
         if name != 'dnsmasq':
             continue
         try:
             with open('/proc/%d/cmdline' % pid, 'rb') as cmdline:
-                if network_name.encode() in cmdline.read():
+                if network_id.encode() in cmdline.read():
                     found.append(pid)
         except FileNotFoundError:
             pass
@@ -81,14 +82,14 @@ def test_two_guests_of_one_network_on_two_hosts_reach_each_other(
     dcloud.cli('boot', 'l2-first', '--flavor', 'tiny', '--image', 'guest', *apart)
     first = dcloud.show('l2-first')
     first_ip = first['addresses'][0]['ip']
-    # The DHCP host's worker killed (-9) and started again: its DHCP server (libvirt's
-    # dnsmasq) never stopped, and it serves the next host's port.
+    # The DHCP host's worker killed (-9) and started again: its DHCP server (the
+    # dnsmasq in the network's DHCP namespace) never stopped, and it serves the next
+    # host's port.
     dhcp_host = dcloud.deployment.place(first['host'])
-    serving = _dnsmasq_serving(dhcp_host, '%s-net-%s' % (dcloud.prefix, net['id']))
+    serving = _dnsmasq_serving(dhcp_host, net['id'])
     dcloud.stop(first['host'], signal.SIGKILL)
     dcloud.start('worker', first['host'], L2_CONF % {'ip': dhcp_host.address})
-    assert _dnsmasq_serving(dhcp_host, '%s-net-%s' % (dcloud.prefix, net['id'])) == \
-        serving != []
+    assert _dnsmasq_serving(dhcp_host, net['id']) == serving != []
     script = tmp_path / 'pinger'
     script.write_text(PINGER % {'peer': first_ip})
     dcloud.cli('boot', 'l2-second', '--flavor', 'tiny', '--image', 'guest', *apart,
@@ -100,8 +101,16 @@ def test_two_guests_of_one_network_on_two_hosts_reach_each_other(
     assert dcloud.wait_for_console(first)['ip'] == first_ip
     assert dcloud.wait_for_console(second)['ip'] == second['addresses'][0]['ip']
     network_name = '%s-net-%s' % (dcloud.prefix, net['id'])
-    servers = {host.name: _dnsmasq_serving(host, network_name) for host in l2_workers}
+    servers = {host.name: _dnsmasq_serving(host, net['id']) for host in l2_workers}
     assert sorted(bool(pids) for pids in servers.values()) == [False, True], servers
+    # It runs in the network's DHCP namespace, whose name has the network's id; the
+    # bridges carry no address on either host.
+    assert net['id'] in dhcp_host.exec(['ip', 'netns', 'list']).stdout
+    for host in l2_workers:
+        bridges = [link['ifname'] for link in _links(host)
+                   if link['ifname'].startswith(dcloud.prefix[:5])]
+        assert bridges and not [a for bridge in bridges for a in json.loads(host.exec(
+            ['ip', '-j', '-4', 'addr', 'show', 'dev', bridge]).stdout)[0]['addr_info']]
     # Each host: the network's VXLAN device, 1450 bytes, flooding to the other host.
     for host, other in (l2_workers, l2_workers[::-1]):
         vxlans = [link for link in _links(host) if link['ifname'].startswith('vx-')]
@@ -126,8 +135,8 @@ def test_two_guests_of_one_network_on_two_hosts_reach_each_other(
     for host in l2_workers:
         left = {link['ifname'] for link in _links(host)} - before[host.name]
         assert left == set(), (host.name, left)
-        assert _dnsmasq_serving(host, network_name) == []
+        assert _dnsmasq_serving(host, net['id']) == []
         assert network_name not in host.exec(['virsh', '-q', '-c', 'qemu:///system',
                                               'net-list', '--all', '--name']).stdout
-        # Its DHCP server ran in no namespace of its own (libvirt's, on the bridge).
+        # Its DHCP namespace went with it.
         assert net['id'] not in host.exec(['ip', 'netns', 'list']).stdout

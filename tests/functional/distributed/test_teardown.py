@@ -5,8 +5,10 @@ every libvirt network, storage pool and file of the deployment. The network is m
 again at the end, so tests that run later in the session still have one.
 """
 
+from tests.functional import conftest
+
 HOSTS = ('func-worker-a', 'func-worker-b')
-HOST_DIRECTORIES = ('disks', 'volumes', 'instances', 'images')
+HOST_DIRECTORIES = ('disks', 'volumes', 'instances', 'images', 'dhcp')
 
 
 def _libvirt_objects(dcloud):
@@ -35,6 +37,8 @@ def test_last_instance_network_and_hosts_go_and_nothing_is_left(dcloud, engine):
         # The network leaves every host now, through their workers.
         dcloud.cli('network', 'delete', 'net1')
         assert _libvirt_objects(dcloud)[0] == []
+        # ... with its DHCP namespace's dnsmasq.
+        assert conftest.dnsmasqs_under(dcloud.root) == {}
 
         for host in HOSTS:
             out = dcloud.cli('host', 'teardown', host).stdout

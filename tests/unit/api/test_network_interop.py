@@ -46,8 +46,9 @@ def test_bulk_creates_make_all_or_nothing(member_client):
     subnets = member_client.post(NET + 'subnets', {'subnets': [
         {'network_id': first['id'], 'cidr': '10.71.0.0/24', 'ip_version': 4,
          'name': 's1'},
-        {'network_id': second['id'], 'cidr': '10.71.0.0/24', 'ip_version': 4}]})
-    assert subnets.status_int == 400, subnets.text  # the second overlaps: neither made
+        {'network_id': first['id'], 'cidr': '10.71.0.0/25', 'ip_version': 4}]})
+    # The second overlaps the first on the same network: neither made.
+    assert subnets.status_int == 400, subnets.text
     assert member_client.get(NET + 'subnets').json['subnets'] == []
     dup = member_client.post(NET + 'networks', {'networks': [{'name': 'b3'},
                                                              {'name': 'b1'}]})
@@ -337,3 +338,39 @@ def test_a_servers_security_groups_through_novas_actions(application, cloud):  #
     act({'removeSecurityGroup': {'name': 'default'}})
     assert groups() == []
     act({'addSecurityGroup': {}}, 400)
+
+
+def test_networks_may_share_a_cidr_and_a_router_refuses_joining_both(member_client):
+    """Each network's DHCP in a namespace of its own: a CIDR may repeat across
+    networks; a router joining both could not route, so Neutron's 400 is there."""
+    router = member_client.post(NET + 'routers', {'router': {'name': 'r'}}).json['router']
+    subnets = [_network_with_subnet(member_client, name=name, cidr='10.76.0.0/24')[1]
+               for name in ('same-a', 'same-b')]
+    assert member_client.put(NET + 'routers/%s/add_router_interface' % router['id'],
+                             {'subnet_id': subnets[0]['id']}).status_int == 200
+    assert 'overlaps with cidr 10.76.0.0/24' in _error(member_client.put(
+        NET + 'routers/%s/add_router_interface' % router['id'],
+        {'subnet_id': subnets[1]['id']}), 400, 'InvalidInput')
+
+
+def test_a_port_takes_the_subnet_its_fixed_ips_name_and_moves_to_another(member_client):
+    net, first = _network_with_subnet(member_client, name='two', cidr='10.77.0.0/28')
+    second = member_client.post(NET + 'subnets', {'subnet': {
+        'network_id': net['id'], 'cidr': '10.78.0.0/28', 'ip_version': 4}}).json[
+        'subnet']
+    port = member_client.post(NET + 'ports', {'port': {
+        'network_id': net['id'], 'fixed_ips': [{'subnet_id': second['id']}]}}).json[
+        'port']
+    assert port['fixed_ips'] == [{'subnet_id': second['id'],
+                                  'ip_address': '10.78.0.2'}]
+    plain = member_client.post(NET + 'ports', {'port': {'network_id': net['id']}}).json[
+        'port']
+    assert plain['fixed_ips'][0]['subnet_id'] == first['id']
+    moved = member_client.put(NET + 'ports/' + port['id'], {'port': {
+        'fixed_ips': [{'subnet_id': first['id']}]}}).json['port']
+    assert moved['fixed_ips'] == [{'subnet_id': first['id'], 'ip_address': '10.77.0.3'}]
+    assert moved['mac_address'] == port['mac_address']
+    other, _sub = _network_with_subnet(member_client, name='other', cidr='10.79.0.0/28')
+    _error(member_client.post(NET + 'ports', {'port': {
+        'network_id': other['id'], 'fixed_ips': [{'subnet_id': second['id']}]}}),
+        400, 'InvalidInput')

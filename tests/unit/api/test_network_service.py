@@ -68,12 +68,18 @@ def test_subnet_settings_and_limits(member_client):
                                         ['192.0.2.53', '198.51.100.53'])
     assert member_client.get(NET + 'networks/' + net['id']).json['network'][
         'subnets'] == [sub['id']]
-    again = member_client.post(NET + 'subnets', {'subnet': {
-        'network_id': net['id'], 'cidr': '10.62.0.0/24', 'ip_version': 4}})
-    assert 'one IPv4 subnet' in _error(again, 409, 'HTTPConflict')
+    # A second subnet of the network: any range but one overlapping the first.
+    second = _create(member_client, 'subnet', {
+        'network_id': net['id'], 'cidr': '10.62.0.0/24', 'ip_version': 4})
+    assert member_client.get(NET + 'networks/' + net['id']).json['network'][
+        'subnets'] == [sub['id'], second['id']]
+    overlapping = member_client.post(NET + 'subnets', {'subnet': {
+        'network_id': net['id'], 'cidr': '10.61.0.128/25', 'ip_version': 4}})
+    assert 'overlaps with another subnet' in _error(overlapping, 400, 'InvalidInput')
+    assert member_client.delete(NET + 'subnets/' + second['id']).status_int == 204
     other = _create(member_client, 'network', {'name': 'n2'})
-    for cidr, status in (('10.61.0.128/25', 400), ('127.0.0.0/24', 400),
-                         ('10.0.0.0/8', 400), ('10.63.0.0/33', 400)):
+    for cidr, status in (('127.0.0.0/24', 400), ('10.0.0.0/8', 400),
+                         ('10.63.0.0/33', 400)):
         response = member_client.post(NET + 'subnets', {'subnet': {
             'network_id': other['id'], 'cidr': cidr, 'ip_version': 4}})
         _error(response, status, 'InvalidInput')

@@ -1,5 +1,6 @@
 """Designer decisions: disk order, boot mode, features, names."""
 
+from lxml import etree
 import pytest
 
 from provisioner import exception
@@ -92,17 +93,12 @@ def test_many_disks_get_kernel_style_names():
     assert designer.dev_name('virtio', 26) == 'vdaa'
 
 
-def test_build_network_is_isolated_with_no_ping():
-    network = designer.build_network('p-net-1', 'p-1', {
-        'id': '1', 'cidr': '10.1.2.0/24', 'gateway': '10.1.2.1',
-        'dhcp_start': '10.1.2.10', 'dhcp_end': '10.1.2.20'})
-    assert network.netmask == '255.255.255.0' and network.forward_mode is None
-    assert network.dnsmasq_options == ['no-ping']
-
-
-def test_build_network_refuses_bad_cidr():
-    with pytest.raises(exception.Invalid):
-        designer.build_network('n', 'b', {'id': '1', 'cidr': 'nope', 'gateway': 'x'})
+def test_build_network_is_a_bare_isolated_bridge():
+    network = designer.build_network('p-net-1', 'p-1', mtu=1450)
+    xml = etree.fromstring(network.to_xml())
+    assert xml.find('ip') is None and xml.find('forward') is None
+    assert (xml.find('bridge').get('name'), xml.find('mtu').get('size')) == (
+        'p-1', '1450')
 
 
 def test_dhcp_hostname_is_a_dns_label():
@@ -112,34 +108,3 @@ def test_dhcp_hostname_is_a_dns_label():
     assert designer.dhcp_hostname('--') is None
     assert designer.dhcp_hostname(None) is None
     assert len(designer.dhcp_hostname('a' * 80)) == 63
-
-
-def test_build_network_carries_the_subnets_dhcp_and_dns_settings():
-    net = {'id': '1', 'cidr': '10.1.2.0/24', 'gateway': None, 'address': '10.1.2.1',
-           'dhcp_start': '10.1.2.10', 'dhcp_end': '10.1.2.20', 'enable_dhcp': True,
-           'dns_nameservers': ['192.0.2.53', '198.51.100.53']}
-    network = designer.build_network('p-net-1', 'p-1', net)
-    assert network.address == '10.1.2.1' and network.dhcp_start == '10.1.2.10'
-    assert network.dnsmasq_options == ['no-ping', 'dhcp-option=3',
-                                       'dhcp-option=6,192.0.2.53,198.51.100.53']
-    off = designer.build_network('p-net-1', 'p-1', dict(net, enable_dhcp=False),
-                                 dhcp_hosts=['ignored'])
-    assert (off.dhcp_start, off.dhcp_hosts) == (None, [])
-    with pytest.raises(ValueError):  # never a line of dnsmasq configuration
-        designer.build_network('n', 'b', dict(net, dns_nameservers=['1.1.1.1\nx=y']))
-
-
-def test_host_routes_are_classless_static_routes_with_the_default_route():
-    net = {'id': '1', 'cidr': '10.1.2.0/24', 'gateway': '10.1.2.1',
-           'dhcp_start': '10.1.2.10', 'dhcp_end': '10.1.2.20',
-           'host_routes': [{'destination': '10.20.0.0/32', 'nexthop': '10.1.2.5'}]}
-    options = designer.build_network('p-net-1', 'p-1', net).dnsmasq_options
-    assert options == ['no-ping',
-                       'dhcp-option=121,10.20.0.0/32,10.1.2.5,0.0.0.0/0,10.1.2.1']
-    without_gateway = designer.build_network('n', 'b', dict(net, gateway=None,
-                                                            address='10.1.2.1'))
-    assert without_gateway.dnsmasq_options == [
-        'no-ping', 'dhcp-option=3', 'dhcp-option=121,10.20.0.0/32,10.1.2.5']
-    with pytest.raises(ValueError):  # never a line of dnsmasq configuration
-        designer.build_network('n', 'b', dict(net, host_routes=[
-            {'destination': '10.0.0.0/8\nx=y', 'nexthop': '10.1.2.5'}]))

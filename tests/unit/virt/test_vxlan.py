@@ -5,9 +5,8 @@ import json
 import subprocess
 
 import pytest
-from lxml import etree
 
-from provisioner.virt.libvirt import designer
+from provisioner.virt import commands
 from provisioner.virt import vxlan
 from provisioner.worker import l2
 
@@ -37,7 +36,7 @@ class FakeIp:
 @pytest.fixture
 def fake_ip(monkeypatch):
     fake = FakeIp()
-    monkeypatch.setattr(vxlan.subprocess, 'run', fake)
+    monkeypatch.setattr(commands.subprocess, 'run', fake)
     return fake
 
 
@@ -67,14 +66,6 @@ def test_flood_entries_converge_on_the_peers(fake_ip):
     assert fake_ip.calls[1:] == [
         ['bridge', 'fdb', 'append', vxlan.FLOOD_MAC, 'dev', name, 'dst', '10.99.0.4'],
         ['bridge', 'fdb', 'del', vxlan.FLOOD_MAC, 'dev', name, 'dst', '10.99.0.2']]
-
-
-def test_a_host_that_does_not_serve_dhcp_gets_a_bare_bridge():
-    xml = etree.fromstring(designer.build_network('p-net-n1', 'p-n1', NET, serve=False,
-                                                  mtu=1450).to_xml())
-    assert xml.find('ip') is None and xml.find('mtu').get('size') == '1450'
-    served = etree.fromstring(designer.build_network('p-net-n1', 'p-n1', NET).to_xml())
-    assert served.find('ip/dhcp/range') is not None and served.find('mtu') is None
 
 
 def test_overlay_only_with_an_underlay_address(driver, conf):
