@@ -6,8 +6,6 @@ machine lacks. Validation (SSH into guests) is off: the host never initiates tra
 to a guest (guests report on their serial consoles instead).
 """
 
-import textwrap
-
 # What provisioner-api serves (provisioner/api/compute/versions.py MAX_VERSION,
 # provisioner/api/volume.py VERSION); tempest skips tests needing more.
 COMPUTE_MICROVERSIONS = ('2.1', '2.90')
@@ -246,14 +244,12 @@ def accounts_yaml(seeded):
     shared network its servers use."""
     entries = []
     for account in seeded.accounts:
-        entries.append(textwrap.dedent("""\
-            - username: '{a.username}'
-              project_name: '{a.project_name}'
-              password: '{a.password}'
-              domain_name: 'Default'
-              roles: [{roles}]
-              resources:
-                network: '{network}'
-            """).format(a=account, roles=', '.join("'%s'" % r for r in account.roles),
-                        network=seeded.network_name))
+        if account.project_name is None:  # system scope: no project, no network
+            scope = "system: 'all'\n  user_domain_name: 'Default'"
+        else:
+            scope = ("project_name: '%s'\n  domain_name: 'Default'\n  resources:\n"
+                     "    network: '%s'" % (account.project_name, seeded.network_name))
+        entries.append("- username: '%s'\n  password: '%s'\n  roles: [%s]\n  %s\n" % (
+            account.username, account.password,
+            ', '.join("'%s'" % r for r in account.roles), scope))
     return ''.join(entries)
