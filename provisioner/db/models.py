@@ -32,6 +32,9 @@ class Domain(TimestampMixin, Base):
     name: orm.Mapped[str] = orm.mapped_column(sa.String(64), unique=True)
     description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     enabled: orm.Mapped[bool] = orm.mapped_column(default=True)
+    # Keystone's domain configuration ({group: {option: value}}), kept and served:
+    # provisioner has one identity driver (SQL), domain-specific drivers are off.
+    config: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
 
 
 class Project(TimestampMixin, Base):
@@ -168,6 +171,25 @@ class Policy(Base):
     id: orm.Mapped[str] = orm.mapped_column(sa.String(64), primary_key=True)
     type: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     blob: orm.Mapped[str] = orm.mapped_column(sa.Text)
+
+
+class EndpointGroup(Base):
+    """Keystone's endpoint group (OS-EP-FILTER): filters on endpoints' attributes."""
+
+    __tablename__ = 'endpoint_groups'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(64), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    filters: orm.Mapped[dict] = orm.mapped_column(sa.JSON)
+
+
+class OAuthConsumer(Base):
+    """Keystone's OAuth 1 consumer (OS-OAUTH1); only its secret's hash is kept."""
+
+    __tablename__ = 'oauth_consumers'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(64), primary_key=True)
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    secret_hash: orm.Mapped[str] = orm.mapped_column(sa.String(255))
 
 
 class ApplicationCredential(TimestampMixin, Base):

@@ -34,7 +34,8 @@ def create_project(context, values):
                                       or models.DEFAULT_DOMAIN_ID)
         if parent is not None and parent.domain_id != values['domain_id']:
             raise exception.Invalid(reason='a project\'s parent must be in its domain')
-        project = models.Project(id=records.new_id(), **values)
+        project = models.Project(id=records.new_id(),
+                                 **records.columns(models.Project, values))
         return records.as_dict(records.insert(session, project, 'Project',
                                               values['name']))
 

@@ -4,6 +4,7 @@ its owner and admins, never logged."""
 
 import hashlib
 import json
+import secrets
 
 from provisioner.db import api as db_api
 from provisioner.db import models
@@ -34,7 +35,8 @@ def create_credential(context, values):
                      {'user_id': values['user_id']})
     with db_api.transaction() as session:
         records.get(session, models.User, values['user_id'], 'User')
-        credential = models.Credential(id=_ec2_id(values) or records.new_id(), **values)
+        credential = models.Credential(id=_ec2_id(values) or records.new_id(),
+                                       **records.columns(models.Credential, values))
         return records.as_dict(records.insert(session, credential, KIND,
                                               credential.id))
 
@@ -63,7 +65,7 @@ def update_credential(context, credential_id, changes):
     _owned(context, 'identity:update_credential', credential_id)
     with db_api.transaction() as session:
         row = records.get(session, models.Credential, credential_id, KIND)
-        for key, value in changes.items():
+        for key, value in records.columns(models.Credential, changes).items():
             setattr(row, key, value)
         _ec2_id(records.as_dict(row))
         return records.as_dict(row)
@@ -83,21 +85,50 @@ def create_policy(context, kind, blob):
         return records.as_dict(row)
 
 
-def show_policy(context, policy_id):
-    return records.show(context, 'identity:get_policy', models.Policy, policy_id,
-                        'Policy')
+show_policy, list_policies, update_policy, delete_policy = records.operations(
+    models.Policy, 'Policy', 'policy', 'policies')
 
 
-def list_policies(context, kind=None):
-    return records.listed(context, 'identity:list_policies', models.Policy,
-                          {'type': kind})
+# -- EC2 credentials (OS-EC2): credentials of type ec2, by their access key ----------
+
+def _ec2_view(credential):
+    blob = json.loads(credential['blob'])
+    return {'access': blob['access'], 'secret': blob['secret'],
+            'user_id': credential['user_id'], 'tenant_id': credential['project_id'],
+            'trust_id': blob.get('trust_id')}
 
 
-def update_policy(context, policy_id, changes):
-    return records.update(context, 'identity:update_policy', models.Policy, policy_id,
-                          'Policy', changes)
+def create_ec2(context, user_id, project_id):
+    """A new access and secret key pair of the user for a project they hold a role
+    on."""
+    policy.authorize(context, 'identity:ec2_create_credential', {'user_id': user_id})
+    with db_api.transaction() as session:
+        records.get(session, models.Project, project_id or '', 'Project')
+    blob = json.dumps({'access': secrets.token_hex(16), 'secret': secrets.token_hex(16),
+                       'trust_id': None})
+    return _ec2_view(create_credential(context, {'user_id': user_id, 'type': 'ec2',
+                                                 'project_id': project_id,
+                                                 'blob': blob}))
 
 
-def delete_policy(context, policy_id):
-    records.delete(context, 'identity:delete_policy', models.Policy, policy_id,
-                   'Policy')
+def list_ec2(context, user_id):
+    policy.authorize(context, 'identity:ec2_list_credentials', {'user_id': user_id})
+    return [_ec2_view(c) for c in records.listed(
+        context, 'identity:ec2_list_credentials', models.Credential,
+        {'user_id': user_id, 'type': 'ec2'}, {'user_id': user_id})]
+
+
+def show_ec2(context, user_id, access):
+    policy.authorize(context, 'identity:ec2_get_credential', {'user_id': user_id})
+    found = [c for c in list_ec2(context, user_id) if c['access'] == access]
+    if not found:
+        raise exception.NotFound(kind='EC2 credential', name=access)
+    return found[0]
+
+
+def delete_ec2(context, user_id, access):
+    show_ec2(context, user_id, access)
+    policy.authorize(context, 'identity:ec2_delete_credential', {'user_id': user_id})
+    with db_api.transaction() as session:
+        session.delete(session.get(models.Credential,
+                                   hashlib.sha256(access.encode()).hexdigest()))

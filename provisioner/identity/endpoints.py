@@ -84,7 +84,8 @@ def create_endpoint(context, values):
     policy.authorize(context, 'identity:create_endpoint')
     with db_api.transaction() as session:
         _check_endpoint(session, values)
-        endpoint = models.Endpoint(id=records.new_id(), **values)
+        endpoint = models.Endpoint(id=records.new_id(),
+                                   **records.columns(models.Endpoint, values))
         session.add(endpoint)
         return records.as_dict(endpoint)
 
@@ -107,27 +108,9 @@ def catalog_entries():
     return list(services.values())
 
 
-def _reads(kind, model, plural):
-    """(show, list) of a catalog resource: show(context, id), list(context, filters)."""
-    def show(context, row_id):
-        return records.show(context, 'identity:get_%s' % kind, model, row_id,
-                            kind.capitalize())
-
-    def listed(context, filters):
-        return records.listed(context, 'identity:list_%s' % plural, model, filters)
-    return show, listed
-
-
-show_region, list_regions = _reads('region', models.Region, 'regions')
-show_service, list_services = _reads('service', models.Service, 'services')
-show_endpoint, list_endpoints = _reads('endpoint', models.Endpoint, 'endpoints')
-
-
-def update_service(context, service_id, changes):
-    return records.update(context, 'identity:update_service', models.Service,
-                          service_id, 'Service', changes)
-
-
-def delete_endpoint(context, endpoint_id):
-    records.delete(context, 'identity:delete_endpoint', models.Endpoint, endpoint_id,
-                   'Endpoint')
+show_region, list_regions, _, _ = records.operations(models.Region, 'Region', 'region',
+                                                    'regions')
+show_service, list_services, update_service, _ = records.operations(
+    models.Service, 'Service', 'service', 'services')
+show_endpoint, list_endpoints, _, delete_endpoint = records.operations(
+    models.Endpoint, 'Endpoint', 'endpoint', 'endpoints')

@@ -3,9 +3,11 @@ project, a domain or the system; ``GET /v3/role_assignments`` and the effective
 roles a token carries.
 
 A user's role on a project is a RoleAssignment row (what the rest of provisioner
-reads); every other grant is a Grant row. Effective assignments are Keystone's:
-a group's become its members', a role brings the roles it implies, and
-domain-specific roles are left out.
+reads); every other grant is a Grant row. An inherited grant (OS-INHERIT) on a
+domain holds on each of its projects, on a project on each project below it (its
+target_type: ``idomain``, ``iproject``). Effective assignments are Keystone's: a
+group's become its members', an inherited one the projects it reaches, a role
+brings the roles it implies, and domain-specific roles are left out.
 """
 
 import sqlalchemy as sa
@@ -19,7 +21,9 @@ from provisioner import policy
 
 SYSTEM = 'all'
 ACTORS = {'user': (models.User, 'User'), 'group': (models.Group, 'Group')}
-TARGETS = {'project': (models.Project, 'Project'), 'domain': (models.Domain, 'Domain')}
+TARGETS = {'project': (models.Project, 'Project'), 'domain': (models.Domain, 'Domain'),
+           'iproject': (models.Project, 'Project'), 'idomain': (models.Domain, 'Domain')}
+INHERITED = {'domain': 'idomain', 'project': 'iproject'}
 
 
 def _direct(actor_type, target_type):
@@ -118,6 +122,17 @@ def _effective(session, found):
                       for user_id in members.get(a['actor_id'], ())]
         else:
             users.append(a)
+    projects = _projects(session)
+    reached = []
+    for a in users:
+        if a['target_type'] in ('idomain', 'iproject'):
+            reached += [dict(a, target_type='project', target_id=project_id,
+                             inherited_from=(a['target_type'], a['target_id']))
+                        for project_id in _below(projects, a['target_type'],
+                                                 a['target_id'])]
+        else:
+            reached.append(a)
+    users = reached
     result = []
     for a in users:
         for role_id in roles_api.expand(session, [a['role_id']]):
@@ -158,9 +173,46 @@ def named(assignments):
             if a['target_type'] != 'system':
                 found['target'] = session.get(TARGETS[a['target_type']][0],
                                               a['target_id'])
-            result.append({key: records.as_dict(row) for key, row in found.items()
-                           if row is not None})
+            named = {key: records.as_dict(row) for key, row in found.items()
+                     if row is not None}
+            for value in named.values():  # its domain's name too
+                domain = session.get(models.Domain, value.get('domain_id') or '')
+                value['domain_name'] = domain.name if domain is not None else None
+            result.append(named)
     return result
+
+
+def _projects(session):
+    """{project id: (domain id, parent id)} of every project."""
+    return {pid: (domain_id, parent_id) for pid, domain_id, parent_id in session.execute(
+        sa.select(models.Project.id, models.Project.domain_id, models.Project.parent_id))}
+
+
+def _below(projects, target_type, target_id):
+    """The projects an inherited grant reaches: a domain's, or those under a project."""
+    if target_type == 'idomain':
+        return [pid for pid, (domain_id, _) in projects.items() if domain_id == target_id]
+    found, todo = [], [target_id]
+    while todo:
+        parent = todo.pop()
+        children = [pid for pid, (_, parent_id) in projects.items() if parent_id == parent]
+        found += children
+        todo += children
+    return found
+
+
+def _inheriting(session, project_id):
+    """[(target_type, target_id)] of the inherited grants that reach a project: its
+    domain's and its ancestors'."""
+    projects = _projects(session)
+    if project_id not in projects:
+        return []
+    found = [('idomain', projects[project_id][0])]
+    parent = projects[project_id][1]
+    while parent in projects:
+        found.append(('iproject', parent))
+        parent = projects[parent][1]
+    return found
 
 
 def effective_roles(session, user_id, target_type, target_id):
@@ -169,8 +221,12 @@ def effective_roles(session, user_id, target_type, target_id):
     groups = list(session.execute(sa.select(models.GroupMember.group_id).where(
         models.GroupMember.user_id == user_id)).scalars())
     g = models.Grant
+    targets = [(target_type, target_id)]
+    if target_type == 'project':
+        targets += _inheriting(session, target_id)
     query = sa.select(g.role_id).where(
-        g.target_type == target_type, g.target_id == target_id,
+        sa.or_(*[sa.and_(g.target_type == kind, g.target_id == row_id)
+                 for kind, row_id in targets]),
         sa.or_(sa.and_(g.actor_type == 'user', g.actor_id == user_id),
                sa.and_(g.actor_type == 'group', g.actor_id.in_(groups))))
     role_ids = list(session.execute(query).scalars())
@@ -186,10 +242,16 @@ def targets_of(session, user_id, target_type):
     groups = list(session.execute(sa.select(models.GroupMember.group_id).where(
         models.GroupMember.user_id == user_id)).scalars())
     g = models.Grant
-    ids = set(session.execute(sa.select(g.target_id).where(
-        g.target_type == target_type,
+    kinds = [target_type] + (['idomain', 'iproject'] if target_type == 'project' else [])
+    found = session.execute(sa.select(g.target_type, g.target_id).where(
+        g.target_type.in_(kinds),
         sa.or_(sa.and_(g.actor_type == 'user', g.actor_id == user_id),
-               sa.and_(g.actor_type == 'group', g.actor_id.in_(groups))))).scalars())
+               sa.and_(g.actor_type == 'group', g.actor_id.in_(groups))))).all()
+    ids = {row_id for kind, row_id in found if kind == target_type}
+    projects = _projects(session) if target_type == 'project' else {}
+    for kind, row_id in found:
+        if kind != target_type:
+            ids.update(_below(projects, kind, row_id))
     if target_type == 'project':
         ids |= set(session.execute(sa.select(models.RoleAssignment.project_id).where(
             models.RoleAssignment.user_id == user_id)).scalars())
@@ -201,4 +263,5 @@ def forget(session, kind, row_id):
     g = models.Grant
     side = g.actor_id if kind in ACTORS else g.target_id
     type_column = g.actor_type if kind in ACTORS else g.target_type
-    session.execute(sa.delete(g).where(type_column == kind, side == row_id))
+    kinds = [kind] + ([INHERITED[kind]] if kind in INHERITED else [])
+    session.execute(sa.delete(g).where(type_column.in_(kinds), side == row_id))

@@ -21,6 +21,13 @@ def as_dict(row):
             for column in sa.inspect(type(row)).mapper.column_attrs}
 
 
+def columns(model, values):
+    """The ``values`` a row of ``model`` keeps (its columns but its id): Keystone's
+    attributes provisioner does not keep are dropped."""
+    keys = {c.key for c in sa.inspect(model).mapper.column_attrs} - {'id'}
+    return {key: value for key, value in values.items() if key in keys}
+
+
 def get(session, model, row_id, kind):
     row = session.get(model, row_id) if row_id is not None else None
     if row is None:
@@ -67,6 +74,7 @@ def update(context, action, model, row_id, kind, changes, check=None):
     policy.authorize(context, action, {})
     with db_api.transaction() as session:
         row = get(session, model, row_id, kind)
+        changes = columns(model, changes)
         if check is not None:
             check(session, row, changes)
         for key, value in changes.items():
@@ -86,3 +94,23 @@ def delete(context, action, model, row_id, kind, before=None):
         if before is not None:
             before(session, row)
         session.delete(row)
+
+
+def operations(model, kind, singular, plural):
+    """(show, list, update, delete) of a resource under Keystone's rules
+    identity:get_<singular>, list_<plural>, update_<singular>, delete_<singular>:
+    show(context, id), list(context, filters), update(context, id, changes),
+    delete(context, id)."""
+    def show_one(context, row_id):
+        return show(context, 'identity:get_%s' % singular, model, row_id, kind)
+
+    def list_all(context, filters):
+        return listed(context, 'identity:list_%s' % plural, model, filters)
+
+    def update_one(context, row_id, changes):
+        return update(context, 'identity:update_%s' % singular, model, row_id, kind,
+                      changes)
+
+    def delete_one(context, row_id):
+        delete(context, 'identity:delete_%s' % singular, model, row_id, kind)
+    return show_one, list_all, update_one, delete_one

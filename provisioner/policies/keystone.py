@@ -1,6 +1,7 @@
 """Keystone's rules for its v3 resources beyond projects and users, by Keystone's
-names: domains, groups, roles and their assignments, regions, services, endpoints,
-credentials and stored policies. Keystone's defaults, on project scope: the cloud
+names: domains and their configuration, groups, roles and their assignments,
+regions, services, endpoints and endpoint groups, credentials (EC2 ones too), stored
+policies and OAuth 1 consumers. Keystone's defaults, on project scope: the cloud
 administrator manages them all; a user lists their own groups and manages their own
 credentials; anyone authenticated reads the regions, and a user with a role shows a
 domain (Keystone: the domain of their token's project)."""
@@ -16,16 +17,17 @@ _VERBS = {'create': ('POST', ''), 'get': ('GET', '/{%s_id}'), 'list': ('GET', ''
           'update': ('PATCH', '/{%s_id}'), 'delete': ('DELETE', '/{%s_id}')}
 
 
-def _crud(kind, plural, check=base.ADMIN, overrides=None):
+def _crud(kind, plural, check=base.ADMIN, overrides=None, path=None):
     """The five rules of a resource: identity:create_<kind>, get_, list_<plural>,
-    update_, delete_."""
+    update_, delete_ (its path: /v3/<plural> unless given)."""
+    path = path or '/v3/' + plural
     rules = []
     for verb, (method, tail) in _VERBS.items():
         name = 'identity:%s_%s' % (verb, plural if verb == 'list' else kind)
         rules.append(policy.DocumentedRuleDefault(
             name, (overrides or {}).get(verb, check),
             '%s %s.' % (verb.capitalize(), plural if verb == 'list' else 'a ' + kind),
-            [{'path': '/v3/%s%s' % (plural, tail % kind if '%' in tail else tail),
+            [{'path': path + (tail % kind if '%' in tail else tail),
               'method': method}]))
     return rules
 
@@ -37,7 +39,27 @@ _rules = (
     + _crud('region', 'regions', overrides={'get': _ANYONE, 'list': _ANYONE})
     + _crud('service', 'services') + _crud('endpoint', 'endpoints')
     + _crud('credential', 'credentials', _ADMIN_OR_OWNER, {'list': _ANYONE})
-    + _crud('policy', 'policies'))
+    + _crud('policy', 'policies')
+    + _crud('endpoint_group', 'endpoint_groups', path='/v3/OS-EP-FILTER/endpoint_groups')
+    + _crud('consumer', 'consumers', path='/v3/OS-OAUTH1/consumers'))
+_EC2 = '/v3/users/{user_id}/credentials/OS-EC2'
+_CONFIG = '/v3/domains/{domain_id}/config'
+_rules += [
+    policy.DocumentedRuleDefault('identity:%s_domain_config' % verb, base.ADMIN,
+                                 '%s a domain\'s configuration (a group, an option).'
+                                 % verb.capitalize(),
+                                 [{'path': _CONFIG, 'method': method}])
+    for verb, method in (('create', 'PUT'), ('get', 'GET'), ('update', 'PATCH'),
+                         ('delete', 'DELETE'))]
+_rules += [
+    policy.DocumentedRuleDefault('identity:ec2_%s' % verb, _ADMIN_OR_OWNER,
+                                 'EC2 credentials: %s (one\'s own, or anyone\'s for an '
+                                 'admin).' % verb.replace('_', ' '),
+                                 [{'path': _EC2 + tail, 'method': method}])
+    for verb, method, tail in (('create_credential', 'POST', ''),
+                               ('list_credentials', 'GET', ''),
+                               ('get_credential', 'GET', '/{credential_id}'),
+                               ('delete_credential', 'DELETE', '/{credential_id}'))]
 _rules += [
     policy.DocumentedRuleDefault(name, check, description,
                                  [{'path': path, 'method': method}])

@@ -52,17 +52,26 @@ region = RegionOne
 v3_endpoint_type = public
 admin_role = admin
 default_domain_id = default
+user_unique_last_password_count = 0
+user_minimum_password_age = 0
+user_lockout_failure_attempts = 0
+user_lockout_duration = 0
 
 [identity-feature-enabled]
 api_v3 = true
-# Off: provisioner's identity has no trusts, no access rules of application
-# credentials, no identity extensions, one SQL user source and no security
-# compliance options (password rules, lockout).
+# The extensions provisioner's identity serves: EC2 credentials and inherited
+# role assignments (endpoint groups, OAuth 1 consumers and domain configuration are
+# served too; tempest tests them without asking). Security compliance: a user
+# changes their own password (POST /v3/users/{{id}}/password), which ends their
+# tokens; provisioner keeps no password history, no minimum password age and no
+# lockout: [identity] says so (0: off, Keystone's defaults). Off: provisioner's
+# identity has no trusts, no access rules of application credentials, one SQL user
+# source (a domain's configuration is kept but picks no driver).
 trust = false
 access_rules = false
-api_extensions =
+api_extensions = OS-EC2,OS-INHERIT
 domain_specific_drivers = false
-security_compliance = false
+security_compliance = true
 
 [service_available]
 nova = true

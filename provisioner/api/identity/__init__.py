@@ -1,9 +1,10 @@
 """Identity v3 (Keystone's): tokens, the catalog, domains, projects, users, groups,
 roles and their assignments, regions, services and endpoints, credentials, stored
-policies and application credentials.
+policies, application credentials, and the extensions endpoint groups, OAuth 1
+consumers, EC2 credentials and domain configuration.
 
 Shaped as every service: controllers (versions, tokens, resources, domains, roles,
-catalog, credentials, app_credentials), ``schemas`` (the request bodies) and
+catalog, credentials, extensions, app_credentials), ``schemas`` (the request bodies) and
 ``views`` (Keystone's shapes and error body).
 """
 
@@ -11,6 +12,7 @@ from provisioner.api.identity import app_credentials
 from provisioner.api.identity import catalog
 from provisioner.api.identity import credentials
 from provisioner.api.identity import domains
+from provisioner.api.identity import extensions
 from provisioner.api.identity import resources
 from provisioner.api.identity import roles
 from provisioner.api.identity import tokens
@@ -20,4 +22,5 @@ from provisioner.api import wsgi
 
 SERVICE = wsgi.Service('identity', fault=views.keystone_fault,
                        controllers=(versions, tokens, resources, domains, roles,
-                                    catalog, credentials, app_credentials))
+                                    catalog, credentials, extensions,
+                                    app_credentials))

@@ -32,16 +32,18 @@ def list_regions(req):
 @wsgi.route('POST', '/v3/regions')
 @validation.schema(schemas.REGION_CREATE)
 def create_region(req, body):
-    region = endpoints.create_region(req.context, **body['region'])
+    body = body['region']
+    region = endpoints.create_region(req.context, body.get('id'), body.get('description'),
+                                     body.get('parent_region_id'))
     return _one(req, 'region', views.region_view, region, 201)
 
 
 @wsgi.route('PUT', '/v3/regions/{region_id}')
 @validation.schema(schemas.REGION_CREATE)
 def create_region_with_id(req, region_id, body):
-    values = dict(body['region'], region_id=region_id)
-    values.pop('id', None)
-    region = endpoints.create_region(req.context, **values)
+    body = body['region']
+    region = endpoints.create_region(req.context, region_id, body.get('description'),
+                                     body.get('parent_region_id'))
     return _one(req, 'region', views.region_view, region, 201)
 
 

@@ -55,7 +55,7 @@ def _policy(req, stored, status=200):
 
 @wsgi.route('GET', '/v3/policies')
 def list_policies(req):
-    found = credentials.list_policies(req.context, req.GET.get('type'))
+    found = credentials.list_policies(req.context, {'type': req.GET.get('type')})
     return views.collection(req, 'policies', [views.policy_view(req, p) for p in found],
                             'policies')
 

@@ -23,8 +23,10 @@ def list_domains(req):
 @wsgi.route('POST', '/v3/domains')
 @validation.schema(schemas.DOMAIN_CREATE)
 def create_domain(req, body):
-    values = {k: v for k, v in body['domain'].items() if v is not None}
-    return _domain(req, domains.create_domain(req.context, **values), 201)
+    body = body['domain']
+    return _domain(req, domains.create_domain(req.context, body['name'],
+                                              body.get('description'),
+                                              body.get('enabled', True)), 201)
 
 
 @wsgi.route('GET', '/v3/domains/{domain_id}')
@@ -35,7 +37,9 @@ def show_domain(req, domain_id):
 @wsgi.route('PATCH', '/v3/domains/{domain_id}')
 @validation.schema(schemas.DOMAIN_UPDATE)
 def update_domain(req, domain_id, body):
-    return _domain(req, domains.update_domain(req.context, domain_id, body['domain']))
+    changes = {k: v for k, v in body['domain'].items()
+               if k in ('name', 'description', 'enabled')}
+    return _domain(req, domains.update_domain(req.context, domain_id, changes))
 
 
 @wsgi.route('DELETE', '/v3/domains/{domain_id}')
@@ -75,8 +79,8 @@ def show_group(req, group_id):
 @wsgi.route('PATCH', '/v3/groups/{group_id}')
 @validation.schema(schemas.GROUP_UPDATE)
 def update_group(req, group_id, body):
-    changes = dict(body['group'])
-    if changes.pop('domain_id', None) not in (
+    changes = {k: v for k, v in body['group'].items() if k in ('name', 'description')}
+    if body['group'].get('domain_id') not in (
             None, groups.show_group(req.context, group_id)['domain_id']):
         raise wsgi.HTTPError(400, 'Invalid request: a group cannot move to another '
                                   'domain.')

@@ -11,6 +11,7 @@ from provisioner.api import wsgi
 from provisioner import exception
 from provisioner.identity import accounts
 from provisioner.identity import admin
+from provisioner.identity import domains
 from provisioner.identity import groups
 
 
@@ -19,46 +20,87 @@ def _projects(req, projects, *path):
                                               for p in projects], *path)
 
 
+# A domain is also a project "acting as a domain" (is_domain), as in Keystone: the
+# project API lists, shows, updates and deletes it as the domain.
+
+# What a project keeps (Keystone's options and free attributes are not).
+_PROJECT_KEYS = ('name', 'domain_id', 'description', 'enabled', 'parent_id', 'tags')
+
+
+def _project(req, project, status=200):
+    return wsgi.json_response({'project': views.project_view(req, project)}, status)
+
+
+def _as_project(domain):
+    return dict(domain, domain_id=None, parent_id=None, is_domain=True, tags=[])
+
+
+def _domain_or_none(req, project_id):
+    """The domain of this id, as the project acting as it, or None."""
+    try:
+        return _as_project(domains.show_domain(req.context, project_id))
+    except exception.NotFound:
+        return None
+
+
 @wsgi.route('GET', '/v3/projects')
 def list_projects(req):
-    return _projects(req, accounts.list_projects(req.context, views.filters(
-        req, 'name', 'domain_id', 'enabled', 'parent_id')), 'projects')
+    filters = views.filters(req, 'name', 'domain_id', 'enabled', 'parent_id')
+    if views.bool_param(req, 'is_domain'):
+        found = domains.list_domains(req.context, filters['name'], filters['enabled'])
+        return _projects(req, [_as_project(d) for d in found], 'projects')
+    return _projects(req, accounts.list_projects(req.context, filters), 'projects')
 
 
 @wsgi.route('GET', '/v3/projects/{project_id}')
 def show_project(req, project_id):
-    project = accounts.show_project(req.context, project_id)
-    return wsgi.json_response({'project': views.project_view(req, project)})
+    try:
+        return _project(req, accounts.show_project(req.context, project_id))
+    except exception.NotFound:
+        domain = _domain_or_none(req, project_id)
+        if domain is None:
+            raise
+        return _project(req, domain)
 
 
 @wsgi.route('POST', '/v3/projects')
 @validation.schema(schemas.PROJECT_CREATE)
 def create_project(req, body):
-    values = {k: v for k, v in body['project'].items() if v is not None}
-    values.pop('is_domain', None)
+    values = {k: v for k, v in body['project'].items() if v is not None
+              and k in _PROJECT_KEYS + ('is_domain',)}
+    if values.pop('is_domain', False):
+        domain = domains.create_domain(req.context, values['name'],
+                                       values.get('description'),
+                                       values.get('enabled', True))
+        return _project(req, _as_project(domain), 201)
     if values.get('parent_id') == values.get('domain_id'):
         values.pop('parent_id', None)  # a top project's parent is its domain
-    project = accounts.create_project(req.context, values)
-    return wsgi.json_response({'project': views.project_view(req, project)}, 201)
+    return _project(req, accounts.create_project(req.context, values), 201)
 
 
 @wsgi.route('PATCH', '/v3/projects/{project_id}')
 @validation.schema(schemas.PROJECT_UPDATE)
 def update_project(req, project_id, body):
-    changes = dict(body['project'])
-    changes.pop('is_domain', None)
+    changes = {k: v for k, v in body['project'].items() if k in _PROJECT_KEYS}
+    if _domain_or_none(req, project_id) is not None:
+        changes = {k: v for k, v in changes.items()
+                   if k in ('name', 'description', 'enabled')}
+        return _project(req, _as_project(domains.update_domain(req.context, project_id,
+                                                               changes)))
     current = accounts.show_project(req.context, project_id)
     for key in ('domain_id', 'parent_id'):
         if changes.pop(key, None) not in (None, current[key]):
             raise exception.Invalid(reason='%s is immutable' % key)
-    project = accounts.update_project(req.context, project_id, changes)
-    return wsgi.json_response({'project': views.project_view(req, project)})
+    return _project(req, accounts.update_project(req.context, project_id, changes))
 
 
 @wsgi.route('DELETE', '/v3/projects/{project_id}')
 def delete_project(req, project_id):
     """204 as Keystone: what the project owns in other services stays, as it was."""
-    admin.delete_project(req.context, project_id)
+    if _domain_or_none(req, project_id) is not None:
+        domains.delete_domain(req.context, project_id)
+    else:
+        admin.delete_project(req.context, project_id)
     return wsgi.empty_response(204)
 
 
@@ -131,7 +173,7 @@ def show_user(req, user_id):
 
 
 def _user_values(body):
-    values = dict(body['user'])
+    values = {k: v for k, v in body['user'].items() if k != 'options'}
     if 'project_id' in values and 'default_project_id' not in values:
         values['default_project_id'] = values['project_id']
     return values

@@ -37,8 +37,7 @@ def show_role(req, role_id):
 @wsgi.route('PATCH', '/v3/roles/{role_id}')
 @validation.schema(schemas.ROLE_UPDATE)
 def update_role(req, role_id, body):
-    changes = dict(body['role'])
-    changes.pop('domain_id', None)
+    changes = {k: v for k, v in body['role'].items() if k in ('name', 'description')}
     return _role(req, roles.update_role(req.context, role_id, changes))
 
 
@@ -152,6 +151,29 @@ def system_grant(req, actors, actor_id, role_id):
     return _granted(req, _system(actors, actor_id), role_id)
 
 
+_INHERITED = '/v3/OS-INHERIT/{targets}/{target_id}/{actors}/{actor_id}/roles'
+
+
+@wsgi.route('PUT', _INHERITED + '/{role_id}/inherited_to_projects')
+@wsgi.route('GET', _INHERITED + '/{role_id}/inherited_to_projects')
+@wsgi.route('DELETE', _INHERITED + '/{role_id}/inherited_to_projects')
+def inherited_grant(req, targets, target_id, actors, actor_id, role_id):
+    """OS-INHERIT: a role on a domain's projects, or on those under a project."""
+    actor_type, actor_id, target_type, target_id = _parts(targets, target_id, actors,
+                                                          actor_id)
+    return _granted(req, (actor_type, actor_id, grants.INHERITED[target_type],
+                          target_id), role_id)
+
+
+@wsgi.route('GET', _INHERITED + '/inherited_to_projects')
+def list_inherited_grants(req, targets, target_id, actors, actor_id):
+    actor_type, actor_id, target_type, target_id = _parts(targets, target_id, actors,
+                                                          actor_id)
+    return _listed(req, (actor_type, actor_id, grants.INHERITED[target_type], target_id),
+                   'OS-INHERIT', targets, target_id, actors, actor_id, 'roles',
+                   'inherited_to_projects')
+
+
 @wsgi.route('GET', '/v3/{targets}/{target_id}/{actors}/{actor_id}/roles')
 def list_grants(req, targets, target_id, actors, actor_id):
     return _listed(req, _parts(targets, target_id, actors, actor_id), targets, target_id,
@@ -169,37 +191,49 @@ def _plural(kind):
     return kind + 's'
 
 
+def _path(actor_type, actor_id, target_type, target_id, role_id):
+    """The grant's URL path under /v3 (OS-INHERIT's for an inherited one)."""
+    if target_type == 'system':
+        return ('system', _plural(actor_type), actor_id, 'roles', role_id)
+    path = (_plural(target_type.lstrip('i')), target_id, _plural(actor_type), actor_id,
+            'roles', role_id)
+    if target_type in ('idomain', 'iproject'):
+        return ('OS-INHERIT',) + path + ('inherited_to_projects',)
+    return path
+
+
 def assignment_view(req, assignment, names=None):
     """Keystone's: {role, user|group, scope, links}, with names when asked."""
     a = assignment
     role = {'id': a['role_id']}
     actor = {'id': a['actor_id']}
-    if a['target_type'] == 'system':
-        scope = {'system': {'all': True}}
-        path = ('system', _plural(a['actor_type']), a['actor_id'], 'roles', a['role_id'])
-    else:
-        scope = {a['target_type']: {'id': a['target_id']}}
-        path = (_plural(a['target_type']), a['target_id'], _plural(a['actor_type']),
-                a['actor_id'], 'roles', a['role_id'])
-    links = {'assignment': views.url(req, *path)}
+    kind = a['target_type'].lstrip('i') if a['target_type'] != 'system' else 'system'
+    scope = ({'system': {'all': True}} if kind == 'system'
+             else {kind: {'id': a['target_id']}})
+    if kind != a['target_type']:
+        scope['OS-INHERIT:inherited_to'] = 'projects'
+    source = a.get('inherited_from') or (a['target_type'], a['target_id'])
+    links = {'assignment': views.url(req, *_path(
+        'group' if 'group_id' in a else a['actor_type'],
+        a.get('group_id', a['actor_id']), source[0], source[1],
+        a.get('prior_role_id', a['role_id'])))}
     if 'group_id' in a:
-        links['assignment'] = views.url(req, *path[:-4], 'groups', a['group_id'],
-                                        *path[-2:])
         links['membership'] = views.url(req, 'groups', a['group_id'], 'users',
                                         a['actor_id'])
     if 'prior_role_id' in a:
         links['prior_role'] = views.url(req, 'roles', a['prior_role_id'])
     if names:
+        def domain(named):
+            return {'id': named.get('domain_id'), 'name': named.get('domain_name')}
         role['name'] = names.get('role', {}).get('name')
-        if names['role'].get('domain_id'):
-            role['domain'] = {'id': names['role']['domain_id']}
+        if names.get('role', {}).get('domain_id'):
+            role['domain'] = domain(names['role'])
         actor['name'] = names.get('actor', {}).get('name')
-        actor['domain'] = {'id': names.get('actor', {}).get('domain_id')}
+        actor['domain'] = domain(names.get('actor', {}))
         if 'target' in names:
-            target = scope[a['target_type']]
-            target['name'] = names['target']['name']
-            if a['target_type'] == 'project':
-                target['domain'] = {'id': names['target']['domain_id']}
+            scope[kind]['name'] = names['target']['name']
+            if kind == 'project':
+                scope[kind]['domain'] = domain(names['target'])
     return {'role': role, a['actor_type']: actor, 'scope': scope, 'links': links}
 
 

@@ -93,9 +93,8 @@ _TAGS = {'type': 'array', 'maxItems': 80,
 _PROJECT = {'name': _text(1, 64, 'name'), 'description': _DESCRIPTION,
             'enabled': _ENABLED, 'domain_id': _ANY_DOMAIN_ID, 'parent_id': _ID,
             'tags': _TAGS,
-            'is_domain': {'enum': _FALSY,
-                          'errorMessage': _invalid('a project cannot be a domain '
-                                                   'here')}}
+            'is_domain': {'type': 'boolean',
+                          'errorMessage': _invalid('is_domain must be a boolean')}}
 PROJECT_CREATE = _resource('project', _PROJECT, ['name'])
 PROJECT_UPDATE = _resource('project', _PROJECT)
 TAGS_UPDATE = {'type': 'object', 'required': ['tags'], 'properties': {'tags': _TAGS}}
@@ -174,3 +173,19 @@ APPLICATION_CREDENTIAL_CREATE = validation.wrapped('application_credential', {
         'access_rules': {'type': 'array', 'maxItems': 0,
                          'errorMessage': _invalid('access rules are not supported here')}},
     'errorMessage': {'required': _invalid('an application credential needs a name')}})
+
+_FILTERS = {'type': 'object', 'errorMessage': _invalid('filters is an object of '
+                                                       'endpoint attributes')}
+ENDPOINT_GROUP_CREATE = _resource('endpoint_group', {
+    'name': _text(1, 255, 'name'), 'description': _DESCRIPTION, 'filters': _FILTERS},
+    ['name', 'filters'])
+ENDPOINT_GROUP_UPDATE = _resource('endpoint_group', {
+    'name': _text(1, 255, 'name'), 'description': _DESCRIPTION, 'filters': _FILTERS})
+CONSUMER = _resource('consumer', {'description': _DESCRIPTION})
+EC2_CREATE = {'type': 'object', 'required': ['tenant_id'],
+              'properties': {'tenant_id': {'type': 'string'}},
+              'errorMessage': {'required': _invalid('an EC2 credential needs the '
+                                                    'tenant_id of its project')}}
+DOMAIN_CONFIG = {'type': 'object', 'required': ['config'],
+                 'properties': {'config': {'type': 'object'}},
+                 'errorMessage': {'required': _invalid('the body is {"config": {...}}')}}

@@ -91,7 +91,7 @@ def collection(req, key, items, *path):
         'self': url(req, *path), 'previous': None, 'next': None}})
 
 
-def _ref(req, row, collection, keys, **defaults):
+def ref(req, row, collection, keys, **defaults):
     """Keystone's resource: ``keys`` of the row (None as ``defaults`` say), links."""
     found = {key: row.get(key) for key in keys}
     for key, value in defaults.items():
@@ -102,21 +102,26 @@ def _ref(req, row, collection, keys, **defaults):
 
 
 def domain_view(req, domain):
-    return _ref(req, domain, 'domains', ('id', 'name', 'description', 'enabled'),
+    return ref(req, domain, 'domains', ('id', 'name', 'description', 'enabled'),
                 description='', tags=[], options={})
 
 
 def project_view(req, project):
-    return _ref(req, project, 'projects', ('id', 'name', 'domain_id', 'description',
+    """A project; a domain as the project acting as it (is_domain: no domain, no
+    parent)."""
+    found = ref(req, project, 'projects', ('id', 'name', 'domain_id', 'description',
                                            'enabled', 'parent_id', 'tags'),
                 domain_id=DOMAIN_ID, description='', enabled=True, tags=[],
                 parent_id=project.get('domain_id') or DOMAIN_ID, is_domain=False,
                 options={})
+    if project.get('is_domain'):
+        found.update(domain_id=None, parent_id=None, is_domain=True)
+    return found
 
 
 def user_view(req, user):
     found = dict(user.get('extra') or {})
-    found.update(_ref(req, user, 'users', ('id', 'name', 'domain_id', 'enabled'),
+    found.update(ref(req, user, 'users', ('id', 'name', 'domain_id', 'enabled'),
                       domain_id=DOMAIN_ID, password_expires_at=None, options={}))
     for key in ('description', 'default_project_id'):
         if user.get(key) is not None:
@@ -125,12 +130,12 @@ def user_view(req, user):
 
 
 def group_view(req, group):
-    return _ref(req, group, 'groups', ('id', 'name', 'domain_id', 'description'),
+    return ref(req, group, 'groups', ('id', 'name', 'domain_id', 'description'),
                 description='')
 
 
 def role_view(req, role):
-    return _ref(req, role, 'roles', ('id', 'name', 'domain_id', 'description'),
+    return ref(req, role, 'roles', ('id', 'name', 'domain_id', 'description'),
                 options={})
 
 
@@ -141,17 +146,17 @@ def role_ref(req, role):
 
 
 def region_view(req, region):
-    return _ref(req, region, 'regions', ('id', 'description', 'parent_region_id'),
+    return ref(req, region, 'regions', ('id', 'description', 'parent_region_id'),
                 description='')
 
 
 def service_view(req, service):
-    return _ref(req, service, 'services', ('id', 'type', 'name', 'description',
+    return ref(req, service, 'services', ('id', 'type', 'name', 'description',
                                            'enabled'), enabled=True)
 
 
 def endpoint_view(req, endpoint):
-    found = _ref(req, endpoint, 'endpoints', ('id', 'service_id', 'region_id',
+    found = ref(req, endpoint, 'endpoints', ('id', 'service_id', 'region_id',
                                               'interface', 'url', 'enabled'),
                  enabled=True)
     found['region'] = found['region_id']
@@ -159,12 +164,12 @@ def endpoint_view(req, endpoint):
 
 
 def credential_view(req, credential):
-    return _ref(req, credential, 'credentials', ('id', 'user_id', 'project_id', 'type',
+    return ref(req, credential, 'credentials', ('id', 'user_id', 'project_id', 'type',
                                                  'blob'))
 
 
 def policy_view(req, stored):
-    return _ref(req, stored, 'policies', ('id', 'type', 'blob'))
+    return ref(req, stored, 'policies', ('id', 'type', 'blob'))
 
 
 def builtin_services(req):

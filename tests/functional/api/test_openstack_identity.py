@@ -31,7 +31,7 @@ def test_domain_group_and_role_assignments(openstack, cleanup):
                   'cli-d', 'cli-g', 'cli-u')
     contains = openstack.run('group', 'contains', 'user', '--group-domain', 'cli-d',
                              '--user-domain', 'cli-d', 'cli-g', 'cli-u').stdout
-    assert 'is in group' in contains, contains
+    assert contains.strip() == 'cli-u in group cli-g', contains
     role = openstack.json('role', 'create', 'cli-operator')
     cleanup.append(('role', 'delete', 'cli-operator'))
     openstack.run('role', 'add', '--group', group['id'], '--project', project['id'],

@@ -7,8 +7,9 @@ become rows (the policy's admin, member, reader and service seeded, their ids th
 names), with implications between them. Grants are the role assignments other than
 a user's on a project (role_assignments keeps those): a group's on a project, a
 user's or group's on a domain or on the system. The catalog's regions, services and
-endpoints an operator adds, credentials (their blob) and policies (Keystone's
-stored policy blobs) complete Keystone's v3.
+endpoints an operator adds, endpoint groups, credentials (their blob), policies
+(Keystone's stored policy blobs), a domain's configuration and OAuth 1 consumers
+(their secret's hash) complete Keystone's v3.
 
 Revision ID: 0030
 Revises: 0025
@@ -36,6 +37,7 @@ def upgrade():
         sa.Column("name", sa.String(length=64), nullable=False, unique=True),
         sa.Column("description", sa.Text(), nullable=True),
         sa.Column("enabled", sa.Boolean(), nullable=False),
+        sa.Column("config", sa.JSON(), nullable=True),
         sa.Column("created_at", sa.DateTime(), nullable=False))
     op.bulk_insert(domains, [{"id": "default", "name": "Default",
                               "description": "The default domain", "enabled": True,
@@ -117,10 +119,19 @@ def upgrade():
         "policies", _id(),
         sa.Column("type", sa.String(length=255), nullable=False),
         sa.Column("blob", sa.Text(), nullable=False))
+    op.create_table(
+        "endpoint_groups", _id(),
+        sa.Column("name", sa.String(length=255), nullable=False),
+        sa.Column("description", sa.Text(), nullable=True),
+        sa.Column("filters", sa.JSON(), nullable=False))
+    op.create_table(
+        "oauth_consumers", _id(),
+        sa.Column("description", sa.Text(), nullable=True),
+        sa.Column("secret_hash", sa.String(length=255), nullable=False))
 
 
 def downgrade():
-    for table in ("policies", "credentials", "endpoints", "services", "regions",
+    for table in ("oauth_consumers", "endpoint_groups", "policies", "credentials", "endpoints", "services", "regions",
                   "grants", "group_members", "groups", "implied_roles", "roles"):
         op.drop_table(table)
     with op.batch_alter_table("users") as batch:
