@@ -83,7 +83,8 @@ swift = false
 horizon = false
 
 [enforce_scope]
-# provisioner's policy knows project scope only (no system or domain scope).
+# provisioner's policy checks roles, not the token's scope (system-scoped tokens
+# exist for the identity API only; there is no domain scope).
 nova = false
 neutron = false
 glance = false

@@ -70,6 +70,11 @@ def _issue(auth):
         given = (identity_part.get('token') or {}).get('id')
         if not given:
             raise wsgi.HTTPError(400, 'The token method needs the token\'s id.')
+        try:
+            identity.inspect(given)
+        except exception.NotAuthenticated:  # Keystone's: the token is not found
+            raise wsgi.HTTPError(404, 'Could not find token: it is malformed, expired '
+                                      'or revoked.') from None
         if scope is None:  # renew: the same project, or unscoped again
             scope = (identity.inspect(given).project_id, None, None)
         first = ('application_credential' if fernet.decode_all(given)[4]
