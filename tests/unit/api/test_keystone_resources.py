@@ -192,3 +192,20 @@ def test_project_attributes_and_filters(admin_client):
     assert admin_client.get(tags).json['tags'] == ['a', 'b']
     assert admin_client.delete(tags + '/a').status_int == 204
     assert_keystone_error(admin_client.get(tags + '/a'), 404)
+
+
+def test_system_scope_is_for_the_identity_api(client, admin_client):
+    user = _create(admin_client, 'user', {'name': 'u8', 'password': 'pw-u8-12345'})
+    auth = {'identity': {'methods': ['password'], 'password': {'user': {
+        'id': user['id'], 'password': 'pw-u8-12345'}}}, 'scope': {'system': {'all': True}}}
+    assert_keystone_error(client.post(V3 + '/auth/tokens', {'auth': auth}), 401)
+    assert admin_client.put('%s/system/users/%s/roles/reader' % (V3, user['id']))\
+        .status_int == 204
+    response = client.post(V3 + '/auth/tokens', {'auth': auth})
+    assert response.status_int == 201, response.text
+    token = response.json['token']
+    assert token['system'] == {'all': True} and 'project' not in token
+    assert token['roles'] == [{'id': 'reader', 'name': 'reader'}]
+    system = client.as_(response.headers['X-Subject-Token'])
+    assert system.get(V3 + '/auth/system').json['system'] == [{'all': True}]
+    assert system.get('/compute/v2.1/servers').status_int == 403
