@@ -128,10 +128,10 @@ REGION_CREATE = _resource('region', _REGION)
 REGION_UPDATE = _resource('region', dict(_REGION, id={'not': {}, 'errorMessage':
                                                       _invalid('id is immutable')}))
 
-_SERVICE = {'type': _text(1, 255, 'type'), 'name': _optional(_text(0, 255, 'name')),
+_service_fields = {'type': _text(1, 255, 'type'), 'name': _optional(_text(0, 255, 'name')),
             'description': _DESCRIPTION, 'enabled': _ENABLED}
-SERVICE_CREATE = _resource('service', _SERVICE, ['type'])
-SERVICE_UPDATE = _resource('service', _SERVICE)
+SERVICE_CREATE = _resource('service', _service_fields, ['type'])
+SERVICE_UPDATE = _resource('service', _service_fields)
 
 _ENDPOINT = {'service_id': _text(1, 64, 'service_id'), 'url': _text(1, 2048, 'url'),
              'interface': {'enum': ['public', 'internal', 'admin'],
@@ -141,14 +141,14 @@ _ENDPOINT = {'service_id': _text(1, 64, 'service_id'), 'url': _text(1, 2048, 'ur
 ENDPOINT_CREATE = _resource('endpoint', _ENDPOINT, ['service_id', 'interface', 'url'])
 ENDPOINT_UPDATE = _resource('endpoint', _ENDPOINT)
 
-_CREDENTIAL = {'user_id': _text(1, 64, 'user_id'), 'project_id': _ID,
+_credential_fields = {'user_id': _text(1, 64, 'user_id'), 'project_id': _ID,
                'type': _text(1, 255, 'type'), 'blob': _text(1, 65535, 'blob')}
-CREDENTIAL_CREATE = _resource('credential', _CREDENTIAL, ['user_id', 'type', 'blob'])
-CREDENTIAL_UPDATE = _resource('credential', _CREDENTIAL)
+CREDENTIAL_CREATE = _resource('credential', _credential_fields, ['user_id', 'type', 'blob'])
+CREDENTIAL_UPDATE = _resource('credential', _credential_fields)
 
-_POLICY = {'type': _text(1, 255, 'type'), 'blob': _text(1, 65535, 'blob')}
-POLICY_CREATE = _resource('policy', _POLICY, ['type', 'blob'])
-POLICY_UPDATE = _resource('policy', _POLICY)
+_policy_fields = {'type': _text(1, 255, 'type'), 'blob': _text(1, 65535, 'blob')}
+POLICY_CREATE = _resource('policy', _policy_fields, ['type', 'blob'])
+POLICY_UPDATE = _resource('policy', _policy_fields)
 
 _ROLE_REF = {'type': 'object', 'properties': {'id': {'type': 'string'},
                                               'name': {'type': 'string'}},
