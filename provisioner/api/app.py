@@ -73,6 +73,10 @@ class Application:
             route, params = service.match(req.method, req.path_info)
             if not route.public:
                 req.context = authenticate(req)
+                if req.context.system_scope and service.name != 'identity':
+                    raise wsgi.HTTPError(403, 'A system-scoped token is for the '
+                                              'identity API only here: get a '
+                                              'project-scoped one.')
             service.before(req)
             response = route.handler(req, **params)
         except Exception as exc:

@@ -13,6 +13,7 @@ from sqlalchemy import exc as sa_exc
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner.identity import grants
 from provisioner.identity import passwords
 from provisioner import policy
 from provisioner import schemas
@@ -109,11 +110,9 @@ def remove_role(context, user_name, project_name, role):
 # -- reads, and what the REST API (Keystone's /v3) adds ---------------------------
 
 def _project(row):
-    return {'id': row.id, 'name': row.name}
-
-
-def _user(row):
-    return {'id': row.id, 'name': row.name, 'enabled': row.enabled}
+    return {'id': row.id, 'name': row.name, 'domain_id': row.domain_id,
+            'description': row.description, 'enabled': row.enabled,
+            'parent_id': row.parent_id, 'tags': row.tags}
 
 
 def _by_id(session, model, row_id, kind):
@@ -123,35 +122,11 @@ def _by_id(session, model, row_id, kind):
     return row
 
 
-def _listed(model, name):
-    query = sa.select(model).order_by(model.name)
-    if name is not None:
-        query = query.where(model.name == name)
-    with db_api.transaction() as session:
-        return session.execute(query).scalars().all()
-
-
-def list_projects(context, name=None):
-    policy.authorize(context, 'identity:project_list')
-    return [_project(row) for row in _listed(models.Project, name)]
-
-
 def show_project(context, project_id):
     with db_api.transaction() as session:
         project = _project(_by_id(session, models.Project, project_id, 'Project'))
     policy.authorize(context, 'identity:project_show', {'project_id': project_id})
     return project
-
-
-def list_users(context, name=None):
-    policy.authorize(context, 'identity:user_list')
-    return [_user(row) for row in _listed(models.User, name)]
-
-
-def show_user(context, user_id):
-    policy.authorize(context, 'identity:user_show', {'user_id': user_id})
-    with db_api.transaction() as session:
-        return _user(_by_id(session, models.User, user_id, 'User'))
 
 
 def _delete(session, row):
@@ -160,6 +135,8 @@ def _delete(session, row):
     ra = models.RoleAssignment
     column = ra.project_id if isinstance(row, models.Project) else ra.user_id
     session.execute(sa.delete(ra).where(column == row.id))
+    grants.forget(session, 'project' if isinstance(row, models.Project) else 'user',
+                  row.id)
     session.delete(row)
 
 
@@ -177,39 +154,11 @@ def delete_user(context, user_id):
         _delete(session, _by_id(session, models.User, user_id, 'User'))
 
 
-def enable_user(context, name):
-    policy.authorize(context, 'identity:user_update')
-    validation.check({'name': name}, schemas.USER_DISABLE)
-    with db_api.transaction() as session:
-        user = _by_name(session, models.User, name, 'User')
-        user.enabled = True
-        return {'id': user.id, 'name': name, 'enabled': True}
-
-
-def list_role_assignments(context, user_id=None, project_id=None, role=None):
-    """Role assignments, each with the user's and project's ids and names."""
-    policy.authorize(context, 'identity:role_assignment_list')
-    ra = models.RoleAssignment
-    query = (sa.select(ra.role, models.User.id, models.User.name, models.Project.id,
-                       models.Project.name)
-             .join(models.User, models.User.id == ra.user_id)
-             .join(models.Project, models.Project.id == ra.project_id)
-             .order_by(models.User.name, models.Project.name, ra.role))
-    for column, value in ((ra.user_id, user_id), (ra.project_id, project_id),
-                          (ra.role, role)):
-        if value is not None:
-            query = query.where(column == value)
-    with db_api.transaction() as session:
-        return [{'role': r, 'user_id': uid, 'user_name': uname, 'project_id': pid,
-                 'project_name': pname}
-                for r, uid, uname, pid, pname in session.execute(query)]
-
-
 def user_projects(context, user_id):
     """The projects a user has a role in (one's own, or anyone's for an admin)."""
     policy.authorize(context, 'identity:user_projects', {'user_id': user_id})
-    ra = models.RoleAssignment
-    query = (sa.select(models.Project).join(ra, ra.project_id == models.Project.id)
-             .where(ra.user_id == user_id).distinct().order_by(models.Project.name))
     with db_api.transaction() as session:
-        return [_project(row) for row in session.execute(query).scalars()]
+        ids = grants.targets_of(session, user_id, 'project')
+        return [_project(row) for row in session.execute(
+            sa.select(models.Project).where(models.Project.id.in_(ids))
+            .order_by(models.Project.name)).scalars()]

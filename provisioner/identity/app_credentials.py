@@ -22,6 +22,7 @@ from provisioner.db import models
 from provisioner import exception
 from provisioner.identity import fernet
 from provisioner.identity import passwords
+from provisioner.identity import roles as roles_api
 from provisioner.identity import service
 from provisioner import policy
 
@@ -32,11 +33,13 @@ class ApplicationCredentialNotFound(exception.NotFound):
     msg_fmt = 'Could not find application credential: %(name)s.'
 
 
-def _view(credential):
+def _view(session, credential):
+    """Its attributes; ``roles``: [{id, name, domain_id}]."""
     return {'id': credential.id, 'name': credential.name,
             'description': credential.description, 'user_id': credential.user_id,
             'project_id': credential.project_id, 'expires_at': credential.expires_at,
-            'unrestricted': credential.unrestricted, 'roles': list(credential.roles)}
+            'unrestricted': credential.unrestricted,
+            'roles': roles_api.refs(session, list(credential.roles))}
 
 
 def _not_restricted(context):
@@ -54,7 +57,8 @@ def _wanted_roles(context, roles):
         return sorted(context.roles)
     names = []
     for role in roles:
-        name = role.get('id') or role.get('name') if isinstance(role, dict) else None
+        with db_api.transaction() as session:
+            name = roles_api.name_of(session, role) if isinstance(role, dict) else None
         if name not in context.roles:
             raise exception.NotFound(kind='Role assignment', name='%s on project %s'
                                      % (name, context.project_id))
@@ -84,7 +88,7 @@ def create(context, user_id, name, description=None, secret=None, expires_at=Non
         with db_api.transaction() as session:
             session.add(credential)
             session.flush()
-            return dict(_view(credential), secret=secret)
+            return dict(_view(session, credential), secret=secret)
     except sa_exc.IntegrityError:
         raise exception.Conflict(reason='Duplicate entry: an application credential '
                                         'named %s exists for this user.' % name) from None
@@ -107,13 +111,13 @@ def list_credentials(context, user_id, name=None):
     if name is not None:
         query = query.where(models.ApplicationCredential.name == name)
     with db_api.transaction() as session:
-        return [_view(c) for c in session.execute(query).scalars()]
+        return [_view(session, c) for c in session.execute(query).scalars()]
 
 
 def show(context, user_id, credential_id):
     with db_api.transaction() as session:
-        return _view(_owned(session, context, user_id, credential_id,
-                            'identity:application_credential_show'))
+        return _view(session, _owned(session, context, user_id, credential_id,
+                                     'identity:application_credential_show'))
 
 
 def delete(context, user_id, credential_id):

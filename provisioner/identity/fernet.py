@@ -24,9 +24,11 @@ from provisioner.conf import CONF
 from provisioner import exception
 
 # 1: [1, user, project, issued, expires]; 2: the same and the application
-# credential the token was issued for.
+# credential the token was issued for; 3: [3, user, None, issued, expires], scoped to
+# the system (Keystone's system scope).
 _PAYLOAD_VERSION = 1
 _APP_CRED_PAYLOAD_VERSION = 2
+_SYSTEM_PAYLOAD_VERSION = 3
 
 
 def key_repository():
@@ -102,12 +104,16 @@ def _crypter():
     return fernet.MultiFernet(keys)
 
 
-def issue(user_id, project_id, lifetime, application_credential_id=None):
+def issue(user_id, project_id, lifetime, application_credential_id=None, system=False,
+          expires_at=None):
     """A token for the user scoped to the project (issued for an application
-    credential, if given), and its expiry (epoch seconds)."""
+    credential, if given; to the system with ``system``), and its expiry (epoch
+    seconds): ``lifetime`` from now, or ``expires_at`` exactly."""
     issued_at = time.time()
-    expires_at = issued_at + lifetime
+    expires_at = expires_at if expires_at is not None else issued_at + lifetime
     fields = [_PAYLOAD_VERSION, user_id, project_id, issued_at, expires_at]
+    if system:
+        fields = [_SYSTEM_PAYLOAD_VERSION, user_id, None, issued_at, expires_at]
     if application_credential_id is not None:
         fields = [_APP_CRED_PAYLOAD_VERSION] + fields[1:] + [application_credential_id]
     payload = json.dumps(fields, separators=(',', ':')).encode()
@@ -121,6 +127,15 @@ def decode(token):
 
 def decode_all(token):
     """decode's four and the application credential's id (None: a password's)."""
+    return _decode(token)[:5]
+
+
+def is_system(token):
+    """Whether an authentic, unexpired token is scoped to the system."""
+    return _decode(token)[5] == _SYSTEM_PAYLOAD_VERSION
+
+
+def _decode(token):
     invalid = exception.NotAuthenticated(reason='the token is invalid')
     if not isinstance(token, str) or not token or len(token) > 1024:
         raise invalid
@@ -136,11 +151,12 @@ def decode_all(token):
             raise invalid
     except (fernet.InvalidToken, binascii.Error, UnicodeError, ValueError, TypeError):
         raise invalid from None
-    if version not in (_PAYLOAD_VERSION, _APP_CRED_PAYLOAD_VERSION):
+    if version not in (_PAYLOAD_VERSION, _APP_CRED_PAYLOAD_VERSION,
+                       _SYSTEM_PAYLOAD_VERSION):
         raise invalid
     if expires_at <= time.time():
         raise exception.NotAuthenticated(reason='the token has expired')
-    return user_id, project_id, issued_at, expires_at, credential
+    return user_id, project_id, issued_at, expires_at, credential, version
 
 
 def audit_id(token):

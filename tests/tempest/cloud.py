@@ -12,6 +12,7 @@ pre-provisioned accounts.
 """
 
 import dataclasses
+import secrets
 
 from tests.functional.api import conftest as api_conftest
 from tests import netutil
@@ -37,13 +38,27 @@ PROJECTS = 6
 # user as its admin, and the next asking for a service user found none.
 EXTRA_ACCOUNTS = tuple(('tempest-admin-%d' % n, ('admin',)) for n in (1, 2, 3)) + tuple(
     ('tempest-service-%d' % n, ('admin', 'service')) for n in (1, 2))
+# System-scope readers: the identity classes ask for one (credentials =
+# [..., 'system_reader']) even when they do not use it (use_system_token false).
+SYSTEM_READERS = 2
+# What an identity test may create and must delete (beside projects and users): the
+# table, and what the seeding or the migrations made there.
+IDENTITY_TABLES = (('domain', "SELECT id, name FROM domains WHERE id != 'default'"),
+                   ('group', 'SELECT id, name FROM groups'),
+                   ('role', "SELECT id, name FROM roles WHERE id NOT IN "
+                            "('admin', 'member', 'reader', 'service')"),
+                   ('region', 'SELECT id, description FROM regions'),
+                   ('service', 'SELECT id, type FROM services'),
+                   ('endpoint', 'SELECT id, url FROM endpoints'),
+                   ('credential', 'SELECT id, type FROM credentials'),
+                   ('policy', 'SELECT id, type FROM policies'))
 
 
 @dataclasses.dataclass
 class Account:
     username: str
     password: str
-    project_name: str
+    project_name: str | None  # None: a system-scope account
     roles: list
 
 
@@ -103,6 +118,8 @@ class TempestCloud(api_conftest.ApiCloud):
         admins += [self._user(name, self.create_project(name), roles)
                    for name, roles in EXTRA_ACCOUNTS]
         accounts = admins[:1] + members + admins[1:] + readers
+        accounts += [self._system_reader('tempest-system-reader-%d' % n)
+                     for n in range(1, SYSTEM_READERS + 1)]
         self.seeded = Seeded(flavors, images, NETWORK_NAME, network['id'], subnet['id'],
                              self.cidr, accounts, public, router_id=router['id'],
                              router_ports=router_ports)
@@ -137,18 +154,31 @@ class TempestCloud(api_conftest.ApiCloud):
         return Account(name, self.create_user(name, project, roles), project[1],
                        list(roles))
 
+    def _system_reader(self, name):
+        """An account with the reader role on the system (Keystone's system scope)."""
+        password = secrets.token_hex(12)
+        user = self.call('POST', '/identity/v3/users', {'user': {
+            'name': name, 'password': password}}, expect=(201,))['user']
+        self.call('PUT', '/identity/v3/system/users/%s/roles/reader' % user['id'],
+                  expect=(204,))
+        return Account(name, password, None, ['reader'])
+
     # -- what tempest left ------------------------------------------------------------
 
     def left_behind(self):
         """What exists now that seed_for_tempest() did not make: one line each (the run's tests
         must have removed all of it)."""
         seeded = self.seeded
-        return self.rows_left(images=seeded.images, flavors=seeded.flavors,
-                              networks=(seeded.network_id,
-                                        seeded.public_network_id),
-                              routers=(seeded.router_id,), ports=seeded.router_ports,
-                              projects=(a.project_name for a in seeded.accounts),
-                              users=(a.username for a in seeded.accounts))
+        found = self.rows_left(images=seeded.images, flavors=seeded.flavors,
+                               networks=(seeded.network_id,
+                                         seeded.public_network_id),
+                               routers=(seeded.router_id,), ports=seeded.router_ports,
+                               projects=(a.project_name for a in seeded.accounts
+                                         if a.project_name),
+                               users=(a.username for a in seeded.accounts))
+        for kind, sql in IDENTITY_TABLES:
+            found += ['%s %s (%s)' % (kind, key, name) for key, name in self.query(sql)]
+        return found
 
     # -- teardown ---------------------------------------------------------------------
 

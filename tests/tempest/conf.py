@@ -6,8 +6,6 @@ machine lacks. Validation (SSH into guests) is off: the host never initiates tra
 to a guest (guests report on their serial consoles instead).
 """
 
-import textwrap
-
 # What provisioner-api serves (provisioner/api/compute/versions.py MAX_VERSION,
 # provisioner/api/volume.py VERSION); tempest skips tests needing more.
 COMPUTE_MICROVERSIONS = ('2.1', '2.90')
@@ -56,17 +54,26 @@ region = RegionOne
 v3_endpoint_type = public
 admin_role = admin
 default_domain_id = default
+user_unique_last_password_count = 0
+user_minimum_password_age = 0
+user_lockout_failure_attempts = 0
+user_lockout_duration = 0
 
 [identity-feature-enabled]
 api_v3 = true
-# Off: provisioner's identity has no trusts, no access rules of application
-# credentials, no identity extensions, one SQL user source and no security
-# compliance options (password rules, lockout).
+# The extensions provisioner's identity serves: EC2 credentials and inherited
+# role assignments (endpoint groups, OAuth 1 consumers and domain configuration are
+# served too; tempest tests them without asking). Security compliance: a user
+# changes their own password (POST /v3/users/{{id}}/password), which ends their
+# tokens; provisioner keeps no password history, no minimum password age and no
+# lockout: [identity] says so (0: off, Keystone's defaults). Off: provisioner's
+# identity has no trusts, no access rules of application credentials, one SQL user
+# source (a domain's configuration is kept but picks no driver).
 trust = false
 access_rules = false
-api_extensions =
+api_extensions = OS-EC2,OS-INHERIT
 domain_specific_drivers = false
-security_compliance = false
+security_compliance = true
 
 [service_available]
 nova = true
@@ -78,7 +85,8 @@ swift = false
 horizon = false
 
 [enforce_scope]
-# provisioner's policy knows project scope only (no system or domain scope).
+# provisioner's policy checks roles, not the token's scope (system-scoped tokens
+# exist for the identity API only; there is no domain scope).
 nova = false
 neutron = false
 glance = false
@@ -251,14 +259,12 @@ def accounts_yaml(seeded):
     shared network its servers use."""
     entries = []
     for account in seeded.accounts:
-        entries.append(textwrap.dedent("""\
-            - username: '{a.username}'
-              project_name: '{a.project_name}'
-              password: '{a.password}'
-              domain_name: 'Default'
-              roles: [{roles}]
-              resources:
-                network: '{network}'
-            """).format(a=account, roles=', '.join("'%s'" % r for r in account.roles),
-                        network=seeded.network_name))
+        if account.project_name is None:  # system scope: no project, no network
+            scope = "system: 'all'\n  user_domain_name: 'Default'"
+        else:
+            scope = ("project_name: '%s'\n  domain_name: 'Default'\n  resources:\n"
+                     "    network: '%s'" % (account.project_name, seeded.network_name))
+        entries.append("- username: '%s'\n  password: '%s'\n  roles: [%s]\n  %s\n" % (
+            account.username, account.password,
+            ', '.join("'%s'" % r for r in account.roles), scope))
     return ''.join(entries)

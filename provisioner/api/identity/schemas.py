@@ -37,7 +37,8 @@ AUTH_REQUEST = {
                                                 'properties': _NAMED}}}}},
             'scope': {'type': ['object', 'string'],
                       'properties': {'project': {'type': 'object',
-                                                 'properties': _NAMED}}}}}}}
+                                                 'properties': _NAMED},
+                                     'system': {'type': 'object'}}}}}}}
 
 
 def _invalid(reason):
@@ -54,38 +55,100 @@ _ANY_DOMAIN_ID = {'type': ['string', 'null'],
                   'errorMessage': _invalid('domain_id must be a string')}
 _FALSY = [False, None, 0, '', [], {}]
 
-PROJECT_CREATE = validation.wrapped('project', {
-    'type': 'object', 'required': ['name'],
-    'properties': {
-        'domain_id': _ANY_DOMAIN_ID,
-        'enabled': {'not': {'const': False},
-                    'errorMessage': _invalid('provisioner projects are always enabled')},
-        'is_domain': {'enum': _FALSY,
-                      'errorMessage': _invalid('provisioner has one domain; a project '
-                                               'cannot be a domain')},
-        'parent_id': {'enum': [None, views.DOMAIN_ID],
-                      'errorMessage': _invalid('provisioner projects are not nested')},
-        'name': {'type': 'string', 'errorMessage': _invalid('a project needs a name')}},
-    'errorMessage': {'required': _invalid('a project needs a name')}})
 
-_NEEDS_PASSWORD = _invalid('a provisioner user needs a password (openstack user '
-                           'create --password ...)')
-USER_CREATE = validation.wrapped('user', {
-    'type': 'object',
-    'properties': {
-        'domain_id': _ANY_DOMAIN_ID,
-        'name': {'type': 'string', 'errorMessage': _invalid('a user needs a name')},
-        'password': {'type': 'string', 'errorMessage': _NEEDS_PASSWORD}},
-    'allOf': [{'required': ['name'], 'errorMessage': _invalid('a user needs a name')},
-              {'required': ['password'], 'errorMessage': _NEEDS_PASSWORD}]})
+def _text(low, high, what):
+    return {'type': 'string', 'minLength': low, 'maxLength': high,
+            'errorMessage': _invalid('%s must be text of %d to %d characters'
+                                     % (what, low, high))}
 
-# What "openstack user set" sends: a password, enabled; the name only unchanged.
-USER_UPDATE = validation.wrapped('user', {
-    'type': 'object',
-    'properties': {
-        'domain_id': _DOMAIN_ID,
-        'password': {'type': 'string',
-                     'errorMessage': _invalid('the password must be a string')}}})
+
+def _optional(fragment):
+    return dict(fragment, type=['string', 'null'])
+
+
+_DESCRIPTION = {'type': ['string', 'null'],
+                'errorMessage': _invalid('description must be text')}
+_ENABLED = {'type': 'boolean', 'errorMessage': _invalid('enabled must be a boolean')}
+_ID = {'type': ['string', 'null'], 'errorMessage': _invalid('an id must be text')}
+
+
+def _resource(key, properties, required=()):
+    """Keystone's body {key: {...}}; ``required`` on create (an update has none)."""
+    return validation.wrapped(key, {
+        'type': 'object', 'properties': properties, 'required': list(required),
+        'errorMessage': {'required': _invalid('a %s needs %s' % (
+            key, ', '.join(required) or 'nothing'))}})
+
+
+_DOMAIN = {'name': _text(1, 64, 'name'), 'description': _DESCRIPTION,
+           'enabled': _ENABLED}
+DOMAIN_CREATE = _resource('domain', _DOMAIN, ['name'])
+DOMAIN_UPDATE = _resource('domain', _DOMAIN)
+
+_TAGS = {'type': 'array', 'maxItems': 80,
+         'items': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                   'pattern': '^[^,/]*$'},
+         'errorMessage': _invalid('tags are at most 80 texts of 1 to 255 characters '
+                                  'without "," or "/"')}
+_PROJECT = {'name': _text(1, 64, 'name'), 'description': _DESCRIPTION,
+            'enabled': _ENABLED, 'domain_id': _ANY_DOMAIN_ID, 'parent_id': _ID,
+            'tags': _TAGS,
+            'is_domain': {'type': 'boolean',
+                          'errorMessage': _invalid('is_domain must be a boolean')}}
+PROJECT_CREATE = _resource('project', _PROJECT, ['name'])
+PROJECT_UPDATE = _resource('project', _PROJECT)
+TAGS_UPDATE = {'type': 'object', 'required': ['tags'], 'properties': {'tags': _TAGS}}
+
+_USER = {'name': _text(1, 255, 'name'), 'description': _DESCRIPTION,
+         'enabled': _ENABLED, 'domain_id': _ANY_DOMAIN_ID,
+         'default_project_id': _ID,
+         'password': {'type': ['string', 'null'], 'maxLength': 4096,
+                      'errorMessage': _invalid('the password must be text')}}
+USER_CREATE = _resource('user', _USER, ['name'])
+USER_UPDATE = _resource('user', _USER)
+PASSWORD_CHANGE = _resource('user', {
+    'original_password': {'type': 'string'},
+    'password': {'type': 'string', 'minLength': 1,
+                 'errorMessage': _invalid('the new password must be text')}},
+    ['original_password', 'password'])
+
+_GROUP = {'name': _text(1, 64, 'name'), 'description': _DESCRIPTION,
+          'domain_id': _ANY_DOMAIN_ID}
+GROUP_CREATE = _resource('group', _GROUP, ['name'])
+GROUP_UPDATE = _resource('group', _GROUP)
+
+_ROLE = {'name': _text(1, 255, 'name'), 'description': _DESCRIPTION,
+         'domain_id': _ANY_DOMAIN_ID}
+ROLE_CREATE = _resource('role', _ROLE, ['name'])
+ROLE_UPDATE = _resource('role', _ROLE)
+
+_REGION = {'id': _text(1, 255, 'id'), 'description': _DESCRIPTION,
+           'parent_region_id': _ID}
+REGION_CREATE = _resource('region', _REGION)
+REGION_UPDATE = _resource('region', dict(_REGION, id={'not': {}, 'errorMessage':
+                                                      _invalid('id is immutable')}))
+
+_service_fields = {'type': _text(1, 255, 'type'), 'name': _optional(_text(0, 255, 'name')),
+            'description': _DESCRIPTION, 'enabled': _ENABLED}
+SERVICE_CREATE = _resource('service', _service_fields, ['type'])
+SERVICE_UPDATE = _resource('service', _service_fields)
+
+_ENDPOINT = {'service_id': _text(1, 64, 'service_id'), 'url': _text(1, 2048, 'url'),
+             'interface': {'enum': ['public', 'internal', 'admin'],
+                           'errorMessage': _invalid('interface is public, internal '
+                                                    'or admin')},
+             'region_id': _ID, 'region': _ID, 'enabled': _ENABLED}
+ENDPOINT_CREATE = _resource('endpoint', _ENDPOINT, ['service_id', 'interface', 'url'])
+ENDPOINT_UPDATE = _resource('endpoint', _ENDPOINT)
+
+_credential_fields = {'user_id': _text(1, 64, 'user_id'), 'project_id': _ID,
+               'type': _text(1, 255, 'type'), 'blob': _text(1, 65535, 'blob')}
+CREDENTIAL_CREATE = _resource('credential', _credential_fields, ['user_id', 'type', 'blob'])
+CREDENTIAL_UPDATE = _resource('credential', _credential_fields)
+
+_policy_fields = {'type': _text(1, 255, 'type'), 'blob': _text(1, 65535, 'blob')}
+POLICY_CREATE = _resource('policy', _policy_fields, ['type', 'blob'])
+POLICY_UPDATE = _resource('policy', _policy_fields)
 
 _ROLE_REF = {'type': 'object', 'properties': {'id': {'type': 'string'},
                                               'name': {'type': 'string'}},
@@ -110,3 +173,19 @@ APPLICATION_CREDENTIAL_CREATE = validation.wrapped('application_credential', {
         'access_rules': {'type': 'array', 'maxItems': 0,
                          'errorMessage': _invalid('access rules are not supported here')}},
     'errorMessage': {'required': _invalid('an application credential needs a name')}})
+
+_FILTERS = {'type': 'object', 'errorMessage': _invalid('filters is an object of '
+                                                       'endpoint attributes')}
+ENDPOINT_GROUP_CREATE = _resource('endpoint_group', {
+    'name': _text(1, 255, 'name'), 'description': _DESCRIPTION, 'filters': _FILTERS},
+    ['name', 'filters'])
+ENDPOINT_GROUP_UPDATE = _resource('endpoint_group', {
+    'name': _text(1, 255, 'name'), 'description': _DESCRIPTION, 'filters': _FILTERS})
+CONSUMER = _resource('consumer', {'description': _DESCRIPTION})
+EC2_CREATE = {'type': 'object', 'required': ['tenant_id'],
+              'properties': {'tenant_id': {'type': 'string'}},
+              'errorMessage': {'required': _invalid('an EC2 credential needs the '
+                                                    'tenant_id of its project')}}
+DOMAIN_CONFIG = {'type': 'object', 'required': ['config'],
+                 'properties': {'config': {'type': 'object'}},
+                 'errorMessage': {'required': _invalid('the body is {"config": {...}}')}}

@@ -19,39 +19,36 @@ from provisioner.api import wsgi
 from provisioner import exception
 from provisioner.identity import admin
 from provisioner.identity import app_credentials
+from provisioner.identity import domains
+from provisioner.identity import endpoints
 from provisioner.identity import fernet
 from provisioner.identity import service as identity
 from provisioner import policy
 
-UNSUPPORTED_SCOPE = ('provisioner scopes tokens to a project or to nothing (no domain '
-                     'or system scope): give a project in the scope (OS_PROJECT_NAME '
-                     'and OS_PROJECT_DOMAIN_NAME=Default, or OS_PROJECT_ID).')
+UNSUPPORTED_SCOPE = ('provisioner scopes tokens to a project, to the system or to '
+                     'nothing (no domain scope): give a project in the scope '
+                     '(OS_PROJECT_NAME and OS_PROJECT_DOMAIN_NAME, or OS_PROJECT_ID).')
 
 
-def _check_domain(ref, what):
-    """A user's or project's domain must be Default; 401 otherwise, as Keystone does."""
-    domain = ref.get('domain')
-    if domain is None:
-        return
-    if domain.get('id') not in (None, views.DOMAIN_ID) or \
-            domain.get('name') not in (None, views.DOMAIN_NAME):
-        raise exception.NotAuthenticated(
-            reason='the %s domain must be %s (id %s): provisioner has no other'
-                   % (what, views.DOMAIN_NAME, views.DOMAIN_ID))
+def _system_scope(auth):
+    """Whether the request asks for Keystone's system scope ({"system": {"all":
+    true}})."""
+    scope = auth.get('scope')
+    return isinstance(scope, dict) and (scope.get('system') or {}).get('all') is True
 
 
 def _project_scope(auth):
-    """(project_id, project_name) of the scope; None when the request names none."""
+    """(project_id, project_name, project's domain) of the scope; None when the
+    request names none."""
     scope = auth.get('scope')
-    if scope is None:
+    if scope is None or _system_scope(auth):
         return None
     if not isinstance(scope, dict) or 'project' not in scope:
         raise exception.NotAuthenticated(reason=UNSUPPORTED_SCOPE)
     project = scope['project']
     if not (project.get('id') or project.get('name')):
         raise wsgi.HTTPError(400, 'The project scope needs an id or a name.')
-    _check_domain(project, 'project')
-    return project.get('id'), project.get('name')
+    return project.get('id'), project.get('name'), project.get('domain')
 
 
 def _issue(auth):
@@ -63,19 +60,27 @@ def _issue(auth):
         if not user or not (user.get('id') or user.get('name')):
             raise wsgi.HTTPError(400, 'The password method needs a user with an id or '
                                       'a name, and a password.')
-        _check_domain(user, 'user')
-        project_id, project_name = scope or (None, None)
+        project_id, project_name, domain = scope or (None, None, None)
         token = identity.authenticate(user.get('name'), user['password'], project_name,
-                                      user_id=user.get('id'), project_id=project_id)
+                                      user_id=user.get('id'), project_id=project_id,
+                                      user_domain=user.get('domain'),
+                                      project_domain=domain, system=_system_scope(auth))
         return token, ['password']
     if 'token' in methods:
         given = (identity_part.get('token') or {}).get('id')
         if not given:
             raise wsgi.HTTPError(400, 'The token method needs the token\'s id.')
+        try:
+            identity.inspect(given)
+        except exception.NotAuthenticated:  # Keystone's: the token is not found
+            raise wsgi.HTTPError(404, 'Could not find token: it is malformed, expired '
+                                      'or revoked.') from None
         if scope is None:  # renew: the same project, or unscoped again
-            scope = (identity.inspect(given).project_id, None)
-        return identity.rescope(given, project_id=scope[0], project_name=scope[1]), \
-            ['token']
+            scope = (identity.inspect(given).project_id, None, None)
+        first = ('application_credential' if fernet.decode_all(given)[4]
+                 else 'password')
+        return identity.rescope(given, project_id=scope[0], project_name=scope[1],
+                                project_domain=scope[2]), [first, 'token']
     if 'application_credential' in methods:
         return _from_credential(identity_part.get('application_credential') or {},
                                 scope), ['application_credential']
@@ -96,7 +101,6 @@ def _from_credential(given, scope):
         raise wsgi.HTTPError(400, 'The application_credential method needs the '
                                   'credential\'s id, or its name and its user, and its '
                                   'secret.')
-    _check_domain(user, 'user')
     return app_credentials.authenticate(given['secret'], given.get('id'),
                                         given.get('name'), user.get('id'),
                                         user.get('name'))
@@ -110,27 +114,34 @@ def token_body(req, token, methods, with_catalog=True):
     """Keystone's {"token": {...}} for a valid token (an unscoped one has no project,
     roles or catalog)."""
     context = identity.inspect(token)
+    details = identity.token_details(context)
     _user_id, _project_id, issued_at, expires_at = fernet.decode(token)
     body = {
         'methods': methods,
         'user': {'id': context.user_id, 'name': context.user_name,
-                 'domain': dict(views.DOMAIN), 'password_expires_at': None},
+                 'domain': details['user_domain'], 'password_expires_at': None},
         'expires_at': common.isotime_us(_moment(expires_at)),
         'issued_at': common.isotime_us(_moment(issued_at)),
         'audit_ids': [fernet.audit_id(token)],
     }
+    if context.system_scope:
+        body.update({'system': {'all': True}, 'roles': details['roles']})
+        if with_catalog:
+            body['catalog'] = views.catalog(req, None, endpoints.catalog_entries())
+        return {'token': body}
     if context.project_id is None:
         return {'token': body}
     body.update({
         'project': {'id': context.project_id, 'name': context.project_name,
-                    'domain': dict(views.DOMAIN)},
-        'roles': [{'id': role, 'name': role} for role in context.roles],
+                    'domain': details['project_domain']},
+        'roles': details['roles'],
         'is_domain': False,
     })
     if context.application_credential is not None:
         body['application_credential'] = dict(context.application_credential)
     if with_catalog:
-        body['catalog'] = views.catalog(req, context.project_id)
+        body['catalog'] = views.catalog(req, context.project_id,
+                                        endpoints.catalog_entries())
     return {'token': body}
 
 
@@ -177,7 +188,8 @@ def revoke(req):
 
 @wsgi.route('GET', '/v3/auth/catalog')
 def auth_catalog(req):
-    return wsgi.json_response({'catalog': views.catalog(req, req.context.project_id),
+    return wsgi.json_response({'catalog': views.catalog(req, req.context.project_id,
+                                                        endpoints.catalog_entries()),
                                'links': {'self': views.url(req, 'auth', 'catalog'),
                                          'previous': None, 'next': None}})
 
@@ -188,3 +200,19 @@ def auth_projects(req):
     projects = admin.user_projects(req.context, req.context.user_id)
     return views.collection(req, 'projects', [views.project_view(req, p) for p in projects],
                            'auth', 'projects')
+
+
+@wsgi.route('GET', '/v3/auth/domains')
+def auth_domains(req):
+    """The domains the caller holds a role on (directly or by a group)."""
+    found = domains.user_domains(req.context.user_id)
+    return views.collection(req, 'domains', [views.domain_view(req, d) for d in found],
+                            'auth', 'domains')
+
+
+@wsgi.route('GET', '/v3/auth/system')
+def auth_system(req):
+    """[{"all": true}] when the caller holds a role on the system."""
+    found = [{'all': True}] if domains.has_system_role(req.context.user_id) else []
+    return wsgi.json_response({'system': found, 'links': {
+        'self': views.url(req, 'auth', 'system'), 'previous': None, 'next': None}})

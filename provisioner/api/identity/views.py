@@ -1,8 +1,8 @@
 """Keystone's shapes: the error body, version documents, catalog, and each resource.
 
-provisioner has one domain, ``Default`` (id ``default``), and the roles of its
-policies, whose ids are their names (admin, member, reader, service), so a role
-given by name or by id is found either way.
+The Default domain is ``default``; the roles of the policies have their names as
+ids (admin, member, reader, service). Each resource answers Keystone's keys, with
+Keystone's values for what is not set (an empty description, no tags...).
 """
 
 import uuid
@@ -53,17 +53,28 @@ def _id(*parts):
     return uuid.uuid5(_NAMESPACE, '/'.join(parts)).hex
 
 
-def catalog(req, project_id):
-    """Keystone's catalog: [{"id","type","name","endpoints":[...]}] for the project."""
+def catalog(req, project_id, added=()):
+    """Keystone's catalog: [{"id","type","name","endpoints":[...]}] for the project:
+    provisioner's services, then ``added``, [(service, [endpoint])] an admin added
+    (provisioner.identity.endpoints.catalog_entries)."""
     base = urls.public_base_url(req)
     entries = []
     for kind, name, path in SERVICES:
+        if project_id is None and '{project_id}' in path:
+            continue  # a system-scoped token's catalog: no project to put in the URL
         url = base + path.format(project_id=project_id)
         entries.append({
             'id': _id('service', kind), 'type': kind, 'name': name,
             'endpoints': [{'id': _id('endpoint', kind, 'public'),
                            'interface': 'public', 'region': REGION,
                            'region_id': REGION, 'url': url}]})
+    for service, endpoints in added:
+        entries.append({'id': service['id'], 'type': service['type'],
+                        'name': service['name'] or '', 'endpoints': [
+                            {'id': e['id'], 'interface': e['interface'],
+                             'region': e['region_id'], 'region_id': e['region_id'],
+                             'url': e['url'].replace('$(project_id)s', project_id or '')}
+                            for e in endpoints]})
     return entries
 
 
@@ -80,42 +91,99 @@ def collection(req, key, items, *path):
         'self': url(req, *path), 'previous': None, 'next': None}})
 
 
-def domain_view(req):
-    return {'id': DOMAIN_ID, 'name': DOMAIN_NAME, 'description': 'The default domain',
-            'enabled': True, 'tags': [], 'options': {},
-            'links': {'self': url(req, 'domains', DOMAIN_ID)}}
+def ref(req, row, collection, keys, **defaults):
+    """Keystone's resource: ``keys`` of the row (None as ``defaults`` say), links."""
+    found = {key: row.get(key) for key in keys}
+    for key, value in defaults.items():
+        if found.get(key) is None:
+            found[key] = value
+    found['links'] = {'self': url(req, collection, row['id'])}
+    return found
+
+
+def domain_view(req, domain):
+    return ref(req, domain, 'domains', ('id', 'name', 'description', 'enabled'),
+                description='', tags=[], options={})
 
 
 def project_view(req, project):
-    return {'id': project['id'], 'name': project['name'], 'domain_id': DOMAIN_ID,
-            'parent_id': DOMAIN_ID, 'description': '', 'enabled': True,
-            'is_domain': False, 'tags': [], 'options': {},
-            'links': {'self': url(req, 'projects', project['id'])}}
+    """A project; a domain as the project acting as it (is_domain: no domain, no
+    parent)."""
+    found = ref(req, project, 'projects', ('id', 'name', 'domain_id', 'description',
+                                           'enabled', 'parent_id', 'tags'),
+                domain_id=DOMAIN_ID, description='', enabled=True, tags=[],
+                parent_id=project.get('domain_id') or DOMAIN_ID, is_domain=False,
+                options={})
+    if project.get('is_domain'):
+        found.update(domain_id=None, parent_id=None, is_domain=True)
+    return found
 
 
 def user_view(req, user):
-    return {'id': user['id'], 'name': user['name'], 'domain_id': DOMAIN_ID,
-            'enabled': user['enabled'], 'password_expires_at': None, 'options': {},
-            'links': {'self': url(req, 'users', user['id'])}}
+    found = dict(user.get('extra') or {})
+    found.update(ref(req, user, 'users', ('id', 'name', 'domain_id', 'enabled'),
+                      domain_id=DOMAIN_ID, password_expires_at=None, options={}))
+    for key in ('description', 'default_project_id'):
+        if user.get(key) is not None:
+            found[key] = user[key]
+    return found
+
+
+def group_view(req, group):
+    return ref(req, group, 'groups', ('id', 'name', 'domain_id', 'description'),
+                description='')
 
 
 def role_view(req, role):
-    return {'id': role, 'name': role, 'domain_id': None, 'description': None,
-            'options': {}, 'links': {'self': url(req, 'roles', role)}}
+    return ref(req, role, 'roles', ('id', 'name', 'domain_id', 'description'),
+                options={})
 
 
-def assignment_view(req, assignment, names):
-    role = {'id': assignment['role']}
-    user = {'id': assignment['user_id']}
-    project = {'id': assignment['project_id']}
-    if names:
-        role['name'] = assignment['role']
-        user.update(name=assignment['user_name'], domain=dict(DOMAIN))
-        project.update(name=assignment['project_name'], domain=dict(DOMAIN))
-    return {'role': role, 'user': user, 'scope': {'project': project},
-            'links': {'assignment': url(
-                req, 'projects', assignment['project_id'], 'users',
-                assignment['user_id'], 'roles', assignment['role'])}}
+def role_ref(req, role):
+    """A role as an implication names it."""
+    return {'id': role['id'], 'name': role['name'],
+            'links': {'self': url(req, 'roles', role['id'])}}
+
+
+def region_view(req, region):
+    return ref(req, region, 'regions', ('id', 'description', 'parent_region_id'),
+                description='')
+
+
+def service_view(req, service):
+    return ref(req, service, 'services', ('id', 'type', 'name', 'description',
+                                           'enabled'), enabled=True)
+
+
+def endpoint_view(req, endpoint):
+    found = ref(req, endpoint, 'endpoints', ('id', 'service_id', 'region_id',
+                                              'interface', 'url', 'enabled'),
+                 enabled=True)
+    found['region'] = found['region_id']
+    return found
+
+
+def credential_view(req, credential):
+    return ref(req, credential, 'credentials', ('id', 'user_id', 'project_id', 'type',
+                                                 'blob'))
+
+
+def policy_view(req, stored):
+    return ref(req, stored, 'policies', ('id', 'type', 'blob'))
+
+
+def builtin_services(req):
+    """provisioner's own services and their public endpoints, as rows would be."""
+    base = urls.public_base_url(req)
+    services, endpoints = [], []
+    for kind, name, path in SERVICES:
+        service_id = _id('service', kind)
+        services.append({'id': service_id, 'type': kind, 'name': name,
+                         'description': None, 'enabled': True})
+        endpoints.append({'id': _id('endpoint', kind, 'public'), 'service_id': service_id,
+                          'region_id': REGION, 'interface': 'public', 'enabled': True,
+                          'url': base + path.replace('{project_id}', '$(project_id)s')})
+    return services, endpoints
 
 
 def application_credential_view(req, credential):
@@ -125,11 +193,27 @@ def application_credential_view(req, credential):
                                               'unrestricted')}
     found.update({
         'expires_at': expires.strftime('%Y-%m-%dT%H:%M:%S.%f') if expires else None,
-        'roles': [{'id': role, 'name': role, 'domain_id': None}
-                  for role in credential['roles']],
+        'roles': credential['roles'],
         'access_rules': [],
         'links': {'self': url(req, 'users', credential['user_id'],
                               'application_credentials', credential['id'])}})
     if 'secret' in credential:
         found['secret'] = credential['secret']
+    return found
+
+
+def bool_param(req, name):
+    """A boolean query filter (?enabled=true) as True/False, or None if absent
+    (Keystone's: "0" and "false" are false, anything else, even empty, true)."""
+    value = req.GET.get(name)
+    if value is None:
+        return None
+    return value.lower() not in ('0', 'false', 'no', 'off', 'f', 'n')
+
+
+def filters(req, *names):
+    """{name: value} of the query filters given (Keystone's list filters)."""
+    found = {name: req.GET.get(name) for name in names}
+    if 'enabled' in names:
+        found['enabled'] = bool_param(req, 'enabled')
     return found
