@@ -5,7 +5,10 @@ extensions), ``schemas`` (the request bodies), ``filters`` (list queries) and
 
 from provisioner.api.volume import extensions
 from provisioner.api.volume import quotas
+from provisioner.api.volume import snapshot_actions
 from provisioner.api.volume import snapshots
+from provisioner.api.volume import type_specs
+from provisioner.api.volume import types
 from provisioner.api.volume import versions
 from provisioner.api.volume import volume_actions
 from provisioner.api.volume import volume_metadata
@@ -14,4 +17,5 @@ from provisioner.api import wsgi
 
 SERVICE = wsgi.Service('volume', microversions=versions.MICROVERSIONS,
                        controllers=(versions, volumes, snapshots, volume_actions,
-                                    volume_metadata, quotas, extensions), trailing_slash=False)
+                                    volume_metadata, quotas, extensions, types,
+                                    type_specs, snapshot_actions), trailing_slash=False)

@@ -84,7 +84,8 @@ def detail(req, volume, extended=True):
         'availability_zone': volume['availability_zone'] or 'nova',
         'created_at': created, 'updated_at': _time(volume['updated_at']) or created,
         'attachments': _attachments(volume),
-        'bootable': 'true' if volume['bootable'] else 'false', 'volume_type': None,
+        'bootable': 'true' if volume['bootable'] else 'false',
+        'volume_type': volume.get('volume_type'),
         'metadata': metadata(volume), 'description': volume['description'],
         'encrypted': False, 'multiattach': False, 'replication_status': None,
         'snapshot_id': volume.get('snapshot_id'),
@@ -152,7 +153,7 @@ def snapshot(req, snap):
 def snapshot_detail(req, snap):
     """As show and the detailed list answer it (os-extended-snapshot-attributes)."""
     body = snapshot(req, snap)
-    body['os-extended-snapshot-attributes:progress'] = (
+    body['os-extended-snapshot-attributes:progress'] = snap.get('progress') or (
         '100%' if snap['status'] == 'available' else '0%')
     body['os-extended-snapshot-attributes:project_id'] = snap['project_id']
     return body
