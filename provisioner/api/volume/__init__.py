@@ -3,6 +3,7 @@ controllers (versions, volumes, snapshots, volume_actions, volume_metadata, quot
 extensions), ``schemas`` (the request bodies), ``filters`` (list queries) and
 ``views`` (Cinder's shapes; its error body is Nova's)."""
 
+from provisioner.api.volume import backends
 from provisioner.api.volume import extensions
 from provisioner.api.volume import quotas
 from provisioner.api.volume import snapshot_actions
@@ -18,4 +19,4 @@ from provisioner.api import wsgi
 SERVICE = wsgi.Service('volume', microversions=versions.MICROVERSIONS,
                        controllers=(versions, volumes, snapshots, volume_actions,
                                     volume_metadata, quotas, extensions, types,
-                                    type_specs, snapshot_actions), trailing_slash=False)
+                                    type_specs, snapshot_actions, backends), trailing_slash=False)

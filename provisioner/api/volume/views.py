@@ -63,7 +63,12 @@ def _attachments(volume):
 def _host(volume):
     """Cinder's ``host@backend#pool``: a volume's file on its host (null before its
     first attachment gives it one)."""
-    return volume['host'] and '%s@file#volumes' % volume['host']
+    return volume['host'] and backend_of(volume['host'])
+
+
+def backend_of(host):
+    """Cinder's name of a host's volume backend and pool."""
+    return '%s@file#volumes' % host
 
 
 def metadata(volume):

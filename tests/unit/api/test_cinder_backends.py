@@ -1,0 +1,65 @@
+"""Cinder's admin listings of the volume service: os-services, os-hosts,
+scheduler-stats/get_pools and capabilities (one cinder-volume backend a host),
+for admins only."""
+
+import pytest
+
+from provisioner.identity import service as identity_service
+from tests.unit import fixtures
+
+
+def _base(client):
+    return '/volume/v3/%s' % identity_service.validate(client.token).project_id
+
+
+@pytest.fixture
+def admin(admin_client):
+    fixtures.add_host('node1', disk_gib=100)
+    return admin_client, _base(admin_client)
+
+
+def test_services_and_hosts(admin):
+    client, base = admin
+    services = client.get(base + '/os-services').json['services']
+    assert [(s['binary'], s['host'], s['status']) for s in services] == \
+        [('cinder-volume', 'node1@file', 'enabled')]
+    assert client.get(base + '/os-services?host=node1&binary=cinder-volume') \
+        .json['services'] == services
+    assert client.get(base + '/os-services?binary=cinder-backup').json == \
+        {'services': []}
+    hosts = client.get(base + '/os-hosts').json['hosts']
+    assert [(h['host_name'], h['service'], h['service-state']) for h in hosts] == \
+        [('node1@file', 'cinder-volume', 'enabled')]
+    shown = client.get(base + '/os-hosts/node1@file').json['host'][0]['resource']
+    assert (shown['volume_count'], shown['project']) == ('0', '(total)')
+    assert client.get(base + '/os-hosts/nowhere').status_int == 404
+
+
+@pytest.mark.parametrize('action, body, status', [
+    ('enable', {'host': 'nowhere', 'binary': 'cinder-volume'}, 404),
+    ('disable', {'host': 'node1@file', 'binary': 'nonsense'}, 404),
+    ('disable-log-reason', {'host': 'node1@file', 'binary': 'cinder-volume',
+                            'disabled_reason': None}, 400),
+    ('freeze', {'host': 'nowhere'}, 400), ('thaw', {'host': 'nowhere'}, 400),
+    ('disable', {'host': 'node1@file', 'binary': 'cinder-volume'}, 400)])
+def test_service_updates_refused_as_cinder_does(admin, action, body, status):
+    client, base = admin
+    response = client.put('%s/os-services/%s' % (base, action), body)
+    assert response.status_int == status, response.text
+
+
+def test_pools_and_capabilities_agree(admin):
+    client, base = admin
+    pools = client.get(base + '/scheduler-stats/get_pools').json['pools']
+    assert pools == [{'name': 'node1@file#volumes'}]
+    pool, = client.get(base + '/scheduler-stats/get_pools?detail=True').json['pools']
+    shown = client.get(base + '/capabilities/node1@file#volumes').json
+    for key in ('vendor_name', 'volume_backend_name', 'storage_protocol'):
+        assert pool['capabilities'][key] == shown[key]
+    assert pool['capabilities']['total_capacity_gb'] == 100
+
+
+def test_members_are_refused(member_client):
+    base = _base(member_client)
+    for path in ('/os-services', '/os-hosts', '/scheduler-stats/get_pools'):
+        assert member_client.get(base + path).status_int == 403
