@@ -1,6 +1,6 @@
 """Block storage v3 (a Cinder subset, microversion 3.0), shaped as every service:
 controllers (versions, volumes, snapshots, volume_actions, volume_metadata, quotas,
-extensions), ``schemas`` (the request bodies), ``filters`` (list queries) and
+extensions, types and type_specs, snapshot_actions, backends), ``schemas`` (the request bodies), ``filters`` (list queries) and
 ``views`` (Cinder's shapes; its error body is Nova's)."""
 
 from provisioner.api.volume import backends
@@ -19,4 +19,5 @@ from provisioner.api import wsgi
 SERVICE = wsgi.Service('volume', microversions=versions.MICROVERSIONS,
                        controllers=(versions, volumes, snapshots, volume_actions,
                                     volume_metadata, quotas, extensions, types,
-                                    type_specs, snapshot_actions, backends), trailing_slash=False)
+                                    type_specs, snapshot_actions, backends),
+                       trailing_slash=False)
