@@ -1,7 +1,8 @@
 """Block storage v3 (a Cinder subset, microversion 3.0), shaped as every service:
 controllers (versions, volumes, snapshots, volume_actions, volume_metadata, quotas,
-extensions, types and type_specs, snapshot_actions, backends), ``schemas`` (the request bodies), ``filters`` (list queries) and
-``views`` (Cinder's shapes; its error body is Nova's)."""
+extensions, types and type_specs, snapshot_actions, backends), ``schemas`` (the
+request bodies), ``filters`` (list queries) and ``views`` (Cinder's shapes; its error
+body is Nova's)."""
 
 from provisioner.api.volume import backends
 from provisioner.api.volume import extensions
