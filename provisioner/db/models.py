@@ -487,7 +487,7 @@ class Volume(TimestampMixin, Base):
     size_gib: orm.Mapped[int]
     # The device tag its last attach gave it (Nova 2.49), shown with the attachment.
     attachment_tag: orm.Mapped[str | None] = orm.mapped_column(sa.String(60))
-    status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(32))
     path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
     name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))

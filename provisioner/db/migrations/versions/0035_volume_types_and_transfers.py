@@ -31,6 +31,9 @@ def upgrade():
         sa.Column("updated_at", sa.DateTime()))
     with op.batch_alter_table("volumes") as batch:
         batch.add_column(sa.Column("volume_type_id", sa.String(length=36)))
+        # Cinder's statuses: awaiting-transfer has 17 characters.
+        batch.alter_column("status", type_=sa.String(length=32),
+                           existing_type=sa.String(length=16))
     with op.batch_alter_table("volume_snapshots") as batch:
         batch.add_column(sa.Column("progress", sa.String(length=8)))
     op.create_table(
@@ -50,4 +53,6 @@ def downgrade():
         batch.drop_column("progress")
     with op.batch_alter_table("volumes") as batch:
         batch.drop_column("volume_type_id")
+        batch.alter_column("status", type_=sa.String(length=16),
+                           existing_type=sa.String(length=32))
     op.drop_table("volume_types")
