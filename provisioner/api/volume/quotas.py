@@ -1,4 +1,5 @@
-"""Volume quotas (Cinder's os-quota-sets) and limits: the gigabytes of a project.
+"""Volume quotas (Cinder's os-quota-sets), quota classes (the defaults, read only)
+and limits: the gigabytes of a project.
 
 provisioner's ``volumes_gib`` (provisioner.quota) is Cinder's ``gigabytes`` (over
 it: 413 overLimit); there is no per-volume count limit. An admin reaches another
@@ -67,3 +68,22 @@ def absolute_limits(req, project_id):
     check_url_project(req, project_id)
     policy.authorize_owned(req.context, 'quota:show', project_id, 'Project', project_id)
     return wsgi.json_response(views.absolute_limits(_usage(project_id)))
+
+
+@wsgi.route('GET', '/v3/{project_id}/os-quota-class-sets/{quota_class}')
+def show_quota_class_set(req, project_id, quota_class):
+    """Cinder's quota classes: the ``default`` class is the ``[quota]`` defaults
+    (any other class name reads as it, as in Cinder)."""
+    check_url_project(req, project_id)
+    policy.authorize(req.context, 'volume:admin')
+    body = views.defaults(quota_class, limits.defaults(limits.VOLUME)['volumes_gib'])
+    return wsgi.json_response({'quota_class_set': body['quota_set']})
+
+
+@wsgi.route('PUT', '/v3/{project_id}/os-quota-class-sets/{quota_class}')
+def update_quota_class_set(req, project_id, quota_class):
+    check_url_project(req, project_id)
+    policy.authorize(req.context, 'volume:admin')
+    raise wsgi.HTTPError(400, "provisioner's default quotas are its [quota] "
+                              "configuration; set a project's own limits with "
+                              "os-quota-sets.")

@@ -1,6 +1,6 @@
 """Cinder's admin listings of the volume service: os-services, os-hosts,
-scheduler-stats/get_pools and capabilities (one cinder-volume backend a host),
-for admins only."""
+scheduler-stats/get_pools and capabilities (one cinder-volume backend a host), and
+the default quota class, for admins only."""
 
 import pytest
 
@@ -63,3 +63,11 @@ def test_members_are_refused(member_client):
     base = _base(member_client)
     for path in ('/os-services', '/os-hosts', '/scheduler-stats/get_pools'):
         assert member_client.get(base + path).status_int == 403
+
+
+def test_the_default_quota_class_is_read_only(admin):
+    client, base = admin
+    shown = client.get(base + '/os-quota-class-sets/default').json['quota_class_set']
+    assert shown['id'] == 'default' and shown['gigabytes'] >= -1
+    assert client.put(base + '/os-quota-class-sets/default',
+                      {'quota_class_set': {'volumes': 3}}).status_int == 400
