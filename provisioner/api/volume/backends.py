@@ -14,6 +14,7 @@ from provisioner.api.volume.volumes import check_url_project
 from provisioner.api import wsgi
 from provisioner.catalog import api as catalog_api
 from provisioner.conf import CONF
+from provisioner import exception
 from provisioner import policy
 from provisioner.volume import snapshots
 from provisioner.volume import volumes
@@ -31,7 +32,11 @@ SERVICE_UPDATE = {'type': 'object', 'required': ['host'],
 def _hosts(req, project_id):
     check_url_project(req, project_id)
     policy.authorize(req.context, 'volume:admin')
-    return catalog_api.CatalogAPI(req.context, None).list('host')
+    try:  # all-in-one, this host reports itself first (as Nova's os-hypervisors)
+        return catalog_api.CatalogAPI(req.context, req.deployment.hypervisor) \
+            .list('host')
+    except exception.HypervisorUnavailable:
+        return catalog_api.CatalogAPI(req.context, None).list('host')
 
 
 def _service(host):

@@ -36,7 +36,7 @@ def view(req, found):
         specs = {key: value for key, value in specs.items() if key in _USER_VISIBLE}
     return {'id': found['id'], 'name': found['name'],
             'description': found['description'], 'is_public': found['is_public'],
-            _PUBLIC: found['is_public'], 'extra_specs': specs, 'qos_specs_id': None}
+            _PUBLIC: found['is_public'], 'extra_specs': specs}
 
 
 def _api(req, project_id):
