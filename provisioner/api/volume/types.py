@@ -30,13 +30,18 @@ ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'errorMessage': 'Give one of addProjectAccess and removeProjectAccess.'}
 
 
-def view(req, found):
+def view(req, found, access=True):
+    """Cinder's volume type; ``access``: with os-volume-type-access:is_public (not
+    in its update answer)."""
     specs = found['extra_specs']
     if not req.context.is_admin:
         specs = {key: value for key, value in specs.items() if key in _USER_VISIBLE}
-    return {'id': found['id'], 'name': found['name'],
+    body = {'id': found['id'], 'name': found['name'],
             'description': found['description'], 'is_public': found['is_public'],
-            _PUBLIC: found['is_public'], 'extra_specs': specs}
+            'extra_specs': specs}
+    if access:
+        body[_PUBLIC] = found['is_public']
+    return body
 
 
 def _api(req, project_id):
@@ -85,7 +90,7 @@ def update_type(req, project_id, type_id, body):
     if _public(body) is not None:
         fields['is_public'] = _public(body)
     return wsgi.json_response({'volume_type': view(
-        req, _api(req, project_id).update(type_id, **fields))})
+        req, _api(req, project_id).update(type_id, **fields), access=False)})
 
 
 @wsgi.route('DELETE', TYPES + '/{type_id}')

@@ -103,8 +103,10 @@ def detail(req, volume, extended=True):
     body['os-vol-tenant-attr:tenant_id'] = volume['project_id']
     if volume['image_metadata'] is not None:
         body['volume_image_metadata'] = volume['image_metadata']
-    if req.context.is_admin:
-        body['os-vol-host-attr:host'] = _host(volume)
+    if req.context.is_admin:  # Cinder's admin attributes; volumes never migrate here
+        body.update({'os-vol-host-attr:host': _host(volume), 'migration_status': None,
+                     'os-vol-mig-status-attr:migstat': None,
+                     'os-vol-mig-status-attr:name_id': None})
     return body
 
 

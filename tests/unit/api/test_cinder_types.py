@@ -41,6 +41,7 @@ def test_type_crud_as_cinder_answers_it(admin):
     updated = client.put('%s/types/%s' % (base, made['id']),
                          {'volume_type': {'name': 'silver'}}).json['volume_type']
     assert updated['name'] == 'silver'
+    assert 'os-volume-type-access:is_public' not in updated  # Cinder's update answer
     assert [t['name'] for t in client.get(base + '/types').json['volume_types']] == \
         ['silver']
     assert client.delete('%s/types/%s' % (base, made['id'])).status_int == 202
@@ -126,6 +127,9 @@ def test_retype_without_migration(admin, demo):
     assert user.post(path + '/action', {'os-retype': {'new_type': silver}}) \
         .status_int == 400
     assert client.delete('%s/types/%s' % (base, silver)).status_int == 400
+    shown = client.get('%s/volumes/%s' % (base, volume['id'])).json['volume']
+    assert (shown['migration_status'], shown['os-vol-mig-status-attr:migstat']) == \
+        (None, None)
 
 
 def test_encryption_spec(admin, demo):
