@@ -147,6 +147,8 @@ class VolumeAPI(rules.Described):
             else:
                 values = self._from_image(session, size, image_ref)
             _count_gigabytes(session, self.context, values['size_gib'])
+            rules.check_count(session, self.context.project_id, models.Volume,
+                              'volumes', values['size_gib'])
             session.add(models.Volume(
                 id=volume_id, project_id=self.context.project_id,
                 user_id=self.context.user_id, name=name, description=description,

@@ -2,9 +2,13 @@
 the image metadata a volume keeps, a volume looked up for a user, and the update
 and metadata calls of volumes and snapshots."""
 
+import sqlalchemy as sa
+
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner.quota import counters
+from provisioner.quota import limits
 from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
@@ -35,6 +39,31 @@ def image_metadata_of(image):
              'min_ram': image.min_ram_mib, 'size': image.size_bytes}
     found.update(image.properties or {})
     return {key: str(value) for key, value in found.items() if value is not None}
+
+
+def check_count(session, project_id, model, resource, size=None):
+    """Cinder's count limits, in the caller's transaction after the gigabytes were
+    counted (that update holds the project's usage row: two creates of a project
+    check one after the other). ``size``: also the per-volume limit."""
+    found = limits.limits(session, project_id, (resource, 'per_volume_gigabytes'))
+    largest = found['per_volume_gigabytes']
+    if size is not None and largest != limits.UNLIMITED and size > largest:
+        raise counters.VolumeOverQuota(resource='per_volume_gigabytes',
+                                       project=project_id, requested=size, in_use=0,
+                                       limit=largest)
+    if found[resource] == limits.UNLIMITED:
+        return
+    in_use = session.scalar(sa.select(sa.func.count()).select_from(model).where(
+        model.project_id == project_id))
+    if in_use + 1 > found[resource]:
+        raise CountOverQuota(resource=resource, limit=found[resource])
+
+
+class CountOverQuota(counters.VolumeOverQuota):
+    """Cinder's 413 for too many volumes or snapshots."""
+
+    msg_fmt = ("Maximum number of %(resource)s allowed (%(limit)d) exceeded for "
+               "quota '%(resource)s'.")
 
 
 def get_volume(context, session, volume_id, action):

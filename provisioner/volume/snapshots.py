@@ -119,6 +119,8 @@ class SnapshotAPI(rules.Described):
             counters.count(session, self.context.project_id,
                            {'volumes_gib': vol.size_gib}, self.context.project_name,
                            error=counters.VolumeOverQuota)
+            rules.check_count(session, self.context.project_id, models.VolumeSnapshot,
+                              'snapshots')
             host = _volume_host(session, vol)
             snapshot_id = str(uuid.uuid4())
             session.add(models.VolumeSnapshot(

@@ -10,7 +10,6 @@ VERSION = '3.0'
 UPDATED = '2023-08-31T00:00:00Z'
 # Cinder's quota keys; provisioner enforces gigabytes only (its volumes_gib).
 UNSUPPORTED_ZERO = ('backups', 'backup_gigabytes', 'groups')
-UNLIMITED = ('volumes', 'snapshots', 'per_volume_gigabytes')
 
 
 def version_document(req):
@@ -110,13 +109,15 @@ def detail(req, volume, extended=True):
     return body
 
 
-def usage(gigabytes, volumes, snapshots=0):
-    """{cinder key: (limit, in_use)} from the gigabytes quota row and the counts of
-    volumes and snapshots (which no limit caps)."""
+def usage(gigabytes, volumes, snapshots=0, own=None):
+    """{cinder key: (limit, in_use)} from the gigabytes quota row, the counts of
+    volumes and snapshots and the project's other limits (``own``: {key: limit})."""
+    own = own or {}
     found = {'gigabytes': (gigabytes['limit'], gigabytes['in_use']),
-             'volumes': (-1, volumes), 'snapshots': (-1, snapshots),
-             'per_volume_gigabytes': (-1, 0)}
-    found.update({key: (0, 0) for key in UNSUPPORTED_ZERO})
+             'volumes': (own.get('volumes', -1), volumes),
+             'snapshots': (own.get('snapshots', -1), snapshots),
+             'per_volume_gigabytes': (own.get('per_volume_gigabytes', -1), 0)}
+    found.update({key: (own.get(key, 0), 0) for key in UNSUPPORTED_ZERO})
     return found
 
 
@@ -129,10 +130,11 @@ def quota_set(project_id, usage, with_usage, with_id=True):
     return {'quota_set': found}
 
 
-def defaults(project_id, gigabytes):
-    found = {key: -1 for key in UNLIMITED}
-    found.update({key: 0 for key in UNSUPPORTED_ZERO})
-    found.update(gigabytes=gigabytes, id=project_id)
+def defaults(project_id, gigabytes, own=None):
+    found = {key: (limit if isinstance(limit, int) else limit[0])
+             for key, limit in usage({'limit': gigabytes, 'in_use': 0}, 0, 0,
+                                     own).items()}
+    found['id'] = project_id
     return {'quota_set': found}
 
 

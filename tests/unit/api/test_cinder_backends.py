@@ -72,3 +72,30 @@ def test_the_default_quota_class_is_read_only(admin):
     assert shown['id'] == 'default' and shown['gigabytes'] >= -1
     assert client.put(base + '/os-quota-class-sets/default',
                       {'quota_class_set': {'volumes': 3}}).status_int == 400
+
+
+def test_volume_count_limits(admin, member_client):
+    client, base = admin
+    user_base = _base(member_client)
+    project = user_base.rsplit('/', 1)[1]
+    path = '%s/os-quota-sets/%s' % (base, project)
+    wanted = {'gigabytes': 1009, 'volumes': 1, 'snapshots': 0, 'backups': 11,
+              'backup_gigabytes': 1009, 'per_volume_gigabytes': 2}
+    answer = client.put(path, {'quota_set': wanted})
+    assert answer.status_int == 200, answer.text
+    assert wanted.items() <= answer.json['quota_set'].items()
+    assert member_client.post(user_base + '/volumes', {'volume': {'size': 3}}) \
+        .status_int == 413  # per_volume_gigabytes
+    made = member_client.post(user_base + '/volumes', {'volume': {'size': 1}})
+    assert made.status_int == 202
+    refused = member_client.post(user_base + '/volumes', {'volume': {'size': 1}})
+    assert refused.status_int == 413 and "'volumes'" in refused.text
+    assert member_client.post(user_base + '/snapshots', {'snapshot': {
+        'volume_id': made.json['volume']['id']}}).status_int == 413
+    assert client.put(path, {'quota_set': {'groups': 3}}).status_int == 400
+    assert client.put(path, {'quota_set': {'volumes': 'many'}}).status_int == 400
+    assert client.delete(path).status_int == 200
+    shown = client.get(path).json['quota_set']
+    defaults = client.get(path + '/defaults').json['quota_set']
+    assert (shown['volumes'], shown['backups']) == \
+        (defaults['volumes'], defaults['backups'])
