@@ -66,13 +66,19 @@ class CountOverQuota(counters.VolumeOverQuota):
                "quota '%(resource)s'.")
 
 
+def get_owned(context, session, model, kind, row_id, action):
+    """The row of a project's ``model``, ``action`` authorized on it (another
+    project's: 404 as one that does not exist)."""
+    row = session.get(model, row_id)
+    if row is None:
+        raise exception.NotFound(kind=kind, name=row_id)
+    policy.authorize_owned(context, action, row.project_id, kind, row_id)
+    return row
+
+
 def get_volume(context, session, volume_id, action):
     """The volume row, ``action`` authorized on it (another project's: 404)."""
-    row = session.get(models.Volume, volume_id)
-    if row is None:
-        raise exception.NotFound(kind='Volume', name=volume_id)
-    policy.authorize_owned(context, action, row.project_id, 'Volume', volume_id)
-    return row
+    return get_owned(context, session, models.Volume, 'Volume', volume_id, action)
 
 
 class Described:

@@ -7,9 +7,9 @@ error_deleting)."""
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
-from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
+from provisioner.volume import rules
 
 STATUSES = ('creating', 'available', 'deleting', 'error', 'error_deleting',
             'unmanaging', 'backing-up', 'restoring')
@@ -28,11 +28,8 @@ UPDATE = schemas.request('snapshot status update', {
 
 
 def _get(context, session, snapshot_id, action):
-    row = session.get(models.VolumeSnapshot, snapshot_id)
-    if row is None:
-        raise exception.NotFound(kind='Snapshot', name=snapshot_id)
-    policy.authorize_owned(context, action, row.project_id, 'Snapshot', snapshot_id)
-    return row
+    return rules.get_owned(context, session, models.VolumeSnapshot, 'Snapshot',
+                           snapshot_id, action)
 
 
 def reset(context, snapshot_id, status):

@@ -93,12 +93,8 @@ class SnapshotAPI(rules.Described):
         self.context = context
 
     def _get(self, session, snapshot_id, action):
-        row = session.get(models.VolumeSnapshot, snapshot_id)
-        if row is None:
-            raise exception.NotFound(kind='Snapshot', name=snapshot_id)
-        policy.authorize_owned(self.context, action, row.project_id, 'Snapshot',
-                               snapshot_id)
-        return row
+        return rules.get_owned(self.context, session, models.VolumeSnapshot,
+                               'Snapshot', snapshot_id, action)
 
     def create(self, volume_id, name=None, description=None, metadata=None,
                force=False):

@@ -4,16 +4,12 @@ snapshot's os-update_snapshot_status with its progress."""
 
 import pytest
 
-from provisioner.identity import service as identity_service
-
-
-def _base(client):
-    return '/volume/v3/%s' % identity_service.validate(client.token).project_id
+from tests.unit.api import cinder
 
 
 @pytest.fixture
 def admin(admin_client):
-    return admin_client, _base(admin_client)
+    return admin_client, cinder.base(admin_client)
 
 
 def _volume(client, base):
@@ -42,7 +38,7 @@ def test_reset_to_an_unknown_status_is_refused(admin):
 
 
 def test_members_cannot_force_delete(admin, member_client):
-    base = _base(member_client)
+    base = cinder.base(member_client)
     path = _volume(member_client, base)
     assert member_client.post(path + '/action', {'os-force_delete': {}}) \
         .status_int == 403

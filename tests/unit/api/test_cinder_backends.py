@@ -4,18 +4,14 @@ the default quota class, for admins only."""
 
 import pytest
 
-from provisioner.identity import service as identity_service
+from tests.unit.api import cinder
 from tests.unit import fixtures
-
-
-def _base(client):
-    return '/volume/v3/%s' % identity_service.validate(client.token).project_id
 
 
 @pytest.fixture
 def admin(admin_client):
     fixtures.add_host('node1', disk_gib=100)
-    return admin_client, _base(admin_client)
+    return admin_client, cinder.base(admin_client)
 
 
 def test_services_and_hosts(admin):
@@ -61,7 +57,7 @@ def test_pools_and_capabilities_agree(admin):
 
 
 def test_members_are_refused(member_client):
-    base = _base(member_client)
+    base = cinder.base(member_client)
     for path in ('/os-services', '/os-hosts', '/scheduler-stats/get_pools'):
         assert member_client.get(base + path).status_int == 403
 
@@ -76,7 +72,7 @@ def test_the_default_quota_class_is_read_only(admin):
 
 def test_volume_count_limits(admin, member_client):
     client, base = admin
-    user_base = _base(member_client)
+    user_base = cinder.base(member_client)
     project = user_base.rsplit('/', 1)[1]
     path = '%s/os-quota-sets/%s' % (base, project)
     wanted = {'gigabytes': 1009, 'volumes': 1, 'snapshots': 0, 'backups': 11,

@@ -4,24 +4,20 @@ giver deletes the offer and the volume is available again."""
 
 import pytest
 
-from provisioner.identity import service as identity_service
 from provisioner.quota import counters
+from tests.unit.api import cinder
 from tests.unit.api.conftest import Client
-
-
-def _base(client):
-    return '/volume/v3/%s' % identity_service.validate(client.token).project_id
 
 
 @pytest.fixture
 def giver(member_client):
-    return member_client, _base(member_client)
+    return member_client, cinder.base(member_client)
 
 
 @pytest.fixture
 def taker(app, make_token):
     client = Client(app, make_token('alt-member', 'member', 'alt'))
-    return client, _base(client)
+    return client, cinder.base(client)
 
 
 def _offer(client, base, size=1):

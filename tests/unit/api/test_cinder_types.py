@@ -5,21 +5,17 @@ retype needing no migration changes the type a volume shows."""
 
 import pytest
 
-from provisioner.identity import service as identity_service
-
-
-def _base(client):
-    return '/volume/v3/%s' % identity_service.validate(client.token).project_id
+from tests.unit.api import cinder
 
 
 @pytest.fixture
 def admin(admin_client):
-    return admin_client, _base(admin_client)
+    return admin_client, cinder.base(admin_client)
 
 
 @pytest.fixture
 def demo(member_client):
-    return member_client, _base(member_client)
+    return member_client, cinder.base(member_client)
 
 
 def _create_type(client, base, **fields):
