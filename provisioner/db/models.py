@@ -526,7 +526,19 @@ class VolumeType(TimestampMixin, Base):
     extra_specs: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
     projects: orm.Mapped[list | None] = orm.mapped_column(sa.JSON)
     encryption: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+    qos_specs_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     updated_at: orm.Mapped[datetime.datetime | None]
+
+
+class QosSpecs(TimestampMixin, Base):
+    """Cinder's QoS specs: a consumer (front-end, back-end, both) and key/value
+    specs, associated with volume types (VolumeType.qos_specs_id)."""
+
+    __tablename__ = 'qos_specs'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), unique=True)
+    consumer: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    specs: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
 
 
 class VolumeTransfer(TimestampMixin, Base):
