@@ -36,11 +36,12 @@ def _limit(req):
     return CONF.api.max_limit if limit is None else min(limit, CONF.api.max_limit)
 
 
-def page(req, items, key='id'):
+def page(req, items, key='id', cinder=False):
     """The page of ``items`` (in order) that ``limit`` and ``marker`` ask for.
 
     Returns (items, more): ``more`` is true when items remain after the page. A
-    marker that is not in the list is 400, as in Nova ("marker not found").
+    marker that is not in the list is 400, as in Nova ("marker not found"); with
+    ``cinder``, 404 as in Cinder, and ``offset`` skips that many items after it.
     """
     limit = _limit(req)
     marker = req.GET.get('marker')
@@ -50,17 +51,22 @@ def page(req, items, key='id'):
                 items = items[index + 1:]
                 break
         else:
+            if cinder:
+                raise wsgi.HTTPError(404, 'Marker %s could not be found.' % marker)
             raise wsgi.HTTPError(400, 'marker [%s] not found' % marker)
+    if cinder:
+        items = items[req.int_param('offset', minimum=0) or 0:]
     return items[:limit], len(items) > limit
 
 
 def paged_response(req, collection, items, view, after_full_page=False, prepare=None):
     """``{collection: [view of each item of the page]}``, with Nova's and Cinder's
     ``<collection>_links`` next link when more items remain, or (``after_full_page``,
-    Cinder's rule) after any full page, even when it was the last. ``prepare``, if
-    given, is called with the page's items before the views (to read what they
-    need for the whole page at once)."""
-    shown, more = page(req, items)
+    Cinder's rule) after any full page, even when it was the last (and Cinder's
+    paging: ``offset``, 404 for a marker not found). ``prepare``, if given, is
+    called with the page's items before the views (to read what they need for the
+    whole page at once)."""
+    shown, more = page(req, items, cinder=after_full_page)
     if prepare is not None:
         prepare(shown)
     body = {collection: [view(req, item) for item in shown]}

@@ -60,6 +60,19 @@ quota_opts = [
                help='MiB of RAM of live instances per project. -1 means unlimited.'),
     cfg.IntOpt('volumes_gib', default=1000, min=-1,
                help='GiB of volumes per project. -1 means unlimited.'),
+    cfg.IntOpt('volumes', default=-1, min=-1,
+               help='Volumes per project (Cinder\'s volumes), a boot\'s own ones '
+                    'included. -1 means unlimited.'),
+    cfg.IntOpt('snapshots', default=-1, min=-1,
+               help='Volume snapshots per project. -1 means unlimited.'),
+    cfg.IntOpt('per_volume_gigabytes', default=-1, min=-1,
+               help='The largest volume a project may make, in GiB. -1 means '
+                    'unlimited.'),
+    cfg.IntOpt('backups', default=0, min=-1,
+               help='Cinder\'s volume backups per project: recorded and shown only '
+                    '(provisioner makes no backups).'),
+    cfg.IntOpt('backup_gigabytes', default=0, min=-1,
+               help='GiB of volume backups per project: recorded and shown only.'),
     cfg.IntOpt('network', default=100, min=-1,
                help='Networks per project (Neutron\'s default). -1 means unlimited.'),
     cfg.IntOpt('subnet', default=100, min=-1,

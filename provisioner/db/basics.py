@@ -9,7 +9,7 @@ import os
 from provisioner.conf import CONF
 
 # The newest revision in migrations/versions; a unit test keeps the two in step.
-SCHEMA_HEAD = '0030'
+SCHEMA_HEAD = '0035'
 # Where alembic records provisioner's revision (TaskFlow's tables have their own).
 VERSION_TABLE = 'provisioner_alembic_version'
 

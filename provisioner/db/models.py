@@ -715,7 +715,7 @@ class Volume(TimestampMixin, Base):
     size_gib: orm.Mapped[int]
     # The device tag its last attach gave it (Nova 2.49), shown with the attachment.
     attachment_tag: orm.Mapped[str | None] = orm.mapped_column(sa.String(60))
-    status: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(32))
     path: orm.Mapped[str | None] = orm.mapped_column(sa.String(4096))
     name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
@@ -738,6 +738,48 @@ class Volume(TimestampMixin, Base):
     # What it was made from (Cinder's snapshot_id, source_volid); null: blank/image.
     snapshot_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     source_volid: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    volume_type_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+
+
+class VolumeType(TimestampMixin, Base):
+    """A Cinder volume type: extra specs (key -> value), public or private to
+    admins and the ``projects`` of its access list, and its ``encryption`` spec
+    (Cinder's encryption type; null: none)."""
+
+    __tablename__ = 'volume_types'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), unique=True)
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    is_public: orm.Mapped[bool] = orm.mapped_column(default=True, server_default=sa.true())
+    extra_specs: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+    projects: orm.Mapped[list | None] = orm.mapped_column(sa.JSON)
+    encryption: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+    qos_specs_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    updated_at: orm.Mapped[datetime.datetime | None]
+
+
+class QosSpecs(TimestampMixin, Base):
+    """Cinder's QoS specs: a consumer (front-end, back-end, both) and key/value
+    specs, associated with volume types (VolumeType.qos_specs_id)."""
+
+    __tablename__ = 'qos_specs'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), unique=True)
+    consumer: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    specs: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
+
+
+class VolumeTransfer(TimestampMixin, Base):
+    """A volume offered to another project: accepted with its id and the
+    authorization key whose salted hash is kept."""
+
+    __tablename__ = 'volume_transfers'
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    volume_id: orm.Mapped[str] = orm.mapped_column(sa.String(36), unique=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    salt: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    crypt_hash: orm.Mapped[str] = orm.mapped_column(sa.String(255))
 
 
 class VolumeSnapshot(TimestampMixin, Base):
@@ -758,6 +800,8 @@ class VolumeSnapshot(TimestampMixin, Base):
     image_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     properties: orm.Mapped[dict | None] = orm.mapped_column(sa.JSON)
     updated_at: orm.Mapped[datetime.datetime | None]
+    # The progress its maker last reported (os-update_snapshot_status); null: none.
+    progress: orm.Mapped[str | None] = orm.mapped_column(sa.String(8))
 
 
 class Allocation(TimestampMixin, Base):

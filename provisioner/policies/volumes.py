@@ -8,9 +8,13 @@ _VOLUMES = '/volume/v3/{project_id}/volumes'
 _SNAPSHOTS = '/volume/v3/{project_id}/snapshots'
 _ATTACHMENTS = '/compute/v2.1/servers/{server_id}/os-volume_attachments'
 
+_TYPES = '/volume/v3/{project_id}/types'
+_ADMIN = ('volume:reset_status', 'volume:manage_types', 'volume:admin',
+          'volume:force_delete')
+
 _rules = [
     policy.DocumentedRuleDefault(
-        name, base.ADMIN if name == 'volume:reset_status' else base.PROJECT_MEMBER,
+        name, base.ADMIN if name in _ADMIN else base.PROJECT_MEMBER,
         description, [{'path': path, 'method': method}])
     for name, description, method, path in (
         ('volume:create', 'Create a volume in one\'s project.', 'POST', _VOLUMES),
@@ -33,6 +37,16 @@ _rules = [
          'it (os-reserve, os-unreserve).', 'POST', _VOLUMES + '/{volume_id}/action'),
         ('volume:reset_status', 'Reset a volume\'s status (os-reset_status).', 'POST',
          _VOLUMES + '/{volume_id}/action'),
+        ('volume:force_delete', 'Delete a volume or snapshot whatever its status '
+         '(os-force_delete), detach a volume from whatever it is attached to '
+         '(os-force_detach).', 'POST', _VOLUMES + '/{volume_id}/action'),
+        ('volume:manage_types', 'Create, change and delete volume types, their '
+         'extra specs, access lists and encryption.', 'POST', _TYPES),
+        ('volume:admin', 'Read the volume service\'s services, hosts, pools and '
+         'backends, quota classes; reset or set a snapshot\'s status.', 'GET',
+         '/volume/v3/{project_id}/os-services'),
+        ('volume:transfer', 'Offer a volume of one\'s project to another project, '
+         'accept a transfer.', 'POST', '/volume/v3/{project_id}/os-volume-transfer'),
         ('volume:create_snapshot', 'Snapshot a volume of one\'s project.', 'POST',
          _SNAPSHOTS),
         ('volume:update_snapshot', 'Rename a snapshot, change its description or '

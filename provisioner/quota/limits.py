@@ -15,6 +15,10 @@ from provisioner import validation
 
 COMPUTE = ('instances', 'vcpus', 'ram_mib')
 VOLUME = ('volumes_gib',)
+# Cinder's other limits: counts checked where volumes and snapshots are made, the
+# largest volume, and backups' (none are made: recorded and shown only).
+VOLUME_LIMITS = ('volumes', 'snapshots', 'per_volume_gigabytes', 'backups',
+                 'backup_gigabytes')
 NETWORK = ('network', 'subnet', 'port', 'router', 'floatingip', 'security_group',
            'security_group_rule')
 # The counted resources (provisioner.quota.counters): the CLI's "quota" and the
@@ -42,6 +46,7 @@ def _schema(title, resources):
 
 
 COUNTED_LIMITS = _schema('quota', COUNTED)
+VOLUME_LIMITS_SCHEMA = _schema('volume quota', VOLUME_LIMITS)
 NETWORK_LIMITS = _schema('network quota', NETWORK)
 
 
@@ -81,3 +86,15 @@ def reset(project_id, resources):
         session.execute(sa.delete(models.QuotaLimit).where(
             models.QuotaLimit.project_id == project_id,
             models.QuotaLimit.resource.in_(resources)))
+
+
+def show(project_id, resources):
+    """{resource: limit} of a project, in a transaction of its own."""
+    with db_api.transaction() as session:
+        return limits(session, project_id, resources)
+
+
+def set_own(project_id, wanted, schema):
+    """Set a project's own limits (set_limits), in a transaction of its own."""
+    with db_api.transaction() as session:
+        set_limits(session, project_id, wanted, schema)

@@ -31,6 +31,7 @@ from provisioner import validation
 from provisioner.volume import devices
 from provisioner.volume import rules
 from provisioner.volume import snapshots
+from provisioner.volume import types
 from provisioner.volume import volumes
 
 METADATA = rules.METADATA
@@ -79,10 +80,14 @@ _FLAG = {'type': 'boolean', 'errorMessage': '{key} must be true or false, not {v
 EXTEND = dict(schemas.request('volume extend', {'new_size': _SIZE},
                               required=['new_size']),
               errorMessage={'required': _GIB.replace('{value!r}', 'None')})
+# Cinder's volume statuses an admin may reset a volume to.
+STATUSES = ('creating', AVAILABLE, DELETING, ERROR, ERROR_DELETING, 'error_managing',
+            'managing', ATTACHING, IN_USE, DETACHING, 'maintenance', 'reserved',
+            'downloading', 'uploading', 'retyping', 'extending', 'error_extending')
 RESET_STATUS = schemas.request('volume reset-status', {'status': {
-    'enum': [AVAILABLE, IN_USE, ERROR],
-    'errorMessage': "a volume's status can be reset to available, in-use or error, "
-                    "not {value!r}"}}, required=['status'])
+    'enum': list(STATUSES),
+    'errorMessage': "a volume's status can be reset to %s, not {value!r}"
+                    % ', '.join(STATUSES)}}, required=['status'])
 
 
 def _checked(fields, schema, size_key=None):
@@ -126,7 +131,7 @@ class VolumeAPI(rules.Described):
 
         Blank or from an image (``image_ref``), its bytes made at its first
         attachment; or from a snapshot or another volume (provisioner.volume.
-        snapshots), copied on their host now. A volume type is refused (404).
+        snapshots), copied on their host now; of a ``volume_type`` (id or name).
         """
         policy.authorize(self.context, 'volume:create')
         size = _checked({'size': size, 'name': name, 'description': description,
@@ -136,19 +141,20 @@ class VolumeAPI(rules.Described):
         volume_id = str(uuid.uuid4())
         copy = False
         with db_api.transaction() as session:
-            if volume_type:
-                raise exception.NotFound(kind='Volume type', name=volume_type)
+            type_id = types.for_volume(self.context, session, volume_type)
             if snapshot_id or source_volid:
                 values, copy = snapshots.source_for_volume(
                     self.context, session, size, snapshot_id, source_volid)
             else:
                 values = self._from_image(session, size, image_ref)
             _count_gigabytes(session, self.context, values['size_gib'])
+            rules.check_count(session, self.context.project_id, models.Volume,
+                              'volumes', values['size_gib'])
             session.add(models.Volume(
                 id=volume_id, project_id=self.context.project_id,
                 user_id=self.context.user_id, name=name, description=description,
                 availability_zone=availability_zone, properties=metadata or None,
-                updated_at=models.utcnow(), **values))
+                volume_type_id=type_id, updated_at=models.utcnow(), **values))
         return volume_id, copy
 
     def _from_image(self, session, size, image_ref):
@@ -270,16 +276,26 @@ class VolumeAPI(rules.Described):
         with db_api.transaction() as session:
             row = self._get(session, volume_id, 'volume:reset_status')
             row.status, row.action_id, row.updated_at = status, None, models.utcnow()
-            if status != IN_USE and row.index is None:
+            if status in (AVAILABLE, ERROR) and row.index is None:
                 row.instance_id = row.device = row.attached_at = None
 
-    def request_delete(self, volume_id, cascade=False):
+    def request_delete(self, volume_id, cascade=False, force=False):
         """Delete a volume of no host at once; mark one with bytes on a host
         ``deleting`` for the delete flow. (True when that flow must run, the ids of
         the snapshots whose delete flow must run: with ``cascade``, Cinder's,
-        its snapshots go with it; without, a volume with snapshots stays.)"""
+        its snapshots go with it; without, a volume with snapshots stays.)
+        ``force`` (admins' os-force_delete): whatever its status, unless a server
+        has it plugged in."""
         with db_api.transaction() as session:
-            row = self._get(session, volume_id, 'volume:delete')
+            row = self._get(session, volume_id,
+                            'volume:force_delete' if force else 'volume:delete')
+            deletable = _DELETABLE
+            if force:
+                if row.instance_id is not None:
+                    raise exception.InvalidVolume(
+                        reason='Volume %s is attached to server %s; detach it first.'
+                               % (volume_id, row.instance_id))
+                deletable = (row.status,)
             snaps = snapshots.of_volume(session, volume_id)
             if snaps and not cascade:
                 raise exception.InvalidVolume(
@@ -290,7 +306,7 @@ class VolumeAPI(rules.Described):
                            'snapshots after volume transfer.')
             snap_flows = [snap.id for snap in snaps
                           if snapshots.mark_deleting(session, snap)]
-            if row.index is not None or row.status not in _DELETABLE:
+            if row.index is not None or row.status not in deletable:
                 raise exception.InvalidVolume(
                     reason='Volume status must be available or error and must not be '
                            'attached; volume %s is %s%s.'
@@ -300,7 +316,7 @@ class VolumeAPI(rules.Described):
             taken = session.execute(
                 sa.update(models.Volume)
                 .where(models.Volume.id == volume_id,
-                       models.Volume.status.in_(_DELETABLE)).values(**values))
+                       models.Volume.status.in_(deletable)).values(**values))
             if taken.rowcount != 1:
                 raise exception.InvalidVolume(reason='volume %s changed while deleting it'
                                                      % volume_id)

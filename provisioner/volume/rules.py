@@ -2,9 +2,13 @@
 the image metadata a volume keeps, a volume looked up for a user, and the update
 and metadata calls of volumes and snapshots."""
 
+import sqlalchemy as sa
+
 from provisioner.db import api as db_api
 from provisioner.db import models
 from provisioner import exception
+from provisioner.quota import counters
+from provisioner.quota import limits
 from provisioner import policy
 from provisioner import schemas
 from provisioner import validation
@@ -37,13 +41,44 @@ def image_metadata_of(image):
     return {key: str(value) for key, value in found.items() if value is not None}
 
 
+def check_count(session, project_id, model, resource, size=None):
+    """Cinder's count limits, in the caller's transaction after the gigabytes were
+    counted (that update holds the project's usage row: two creates of a project
+    check one after the other). ``size``: also the per-volume limit."""
+    found = limits.limits(session, project_id, (resource, 'per_volume_gigabytes'))
+    largest = found['per_volume_gigabytes']
+    if size is not None and largest != limits.UNLIMITED and size > largest:
+        raise counters.VolumeOverQuota(resource='per_volume_gigabytes',
+                                       project=project_id, requested=size, in_use=0,
+                                       limit=largest)
+    if found[resource] == limits.UNLIMITED:
+        return
+    in_use = session.scalar(sa.select(sa.func.count()).select_from(model).where(
+        model.project_id == project_id))
+    if in_use + 1 > found[resource]:
+        raise CountOverQuota(resource=resource, limit=found[resource])
+
+
+class CountOverQuota(counters.VolumeOverQuota):
+    """Cinder's 413 for too many volumes or snapshots."""
+
+    msg_fmt = ("Maximum number of %(resource)s allowed (%(limit)d) exceeded for "
+               "quota '%(resource)s'.")
+
+
+def get_owned(context, session, model, kind, row_id, action):
+    """The row of a project's ``model``, ``action`` authorized on it (another
+    project's: 404 as one that does not exist)."""
+    row = session.get(model, row_id)
+    if row is None:
+        raise exception.NotFound(kind=kind, name=row_id)
+    policy.authorize_owned(context, action, row.project_id, kind, row_id)
+    return row
+
+
 def get_volume(context, session, volume_id, action):
     """The volume row, ``action`` authorized on it (another project's: 404)."""
-    row = session.get(models.Volume, volume_id)
-    if row is None:
-        raise exception.NotFound(kind='Volume', name=volume_id)
-    policy.authorize_owned(context, action, row.project_id, 'Volume', volume_id)
-    return row
+    return get_owned(context, session, models.Volume, 'Volume', volume_id, action)
 
 
 class Described:

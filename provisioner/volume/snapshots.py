@@ -71,7 +71,7 @@ def _describe(row):
             'user_id': row.user_id, 'name': row.name, 'description': row.description,
             'size_gib': row.size_gib, 'status': row.status, 'host': row.host,
             'metadata': dict(row.properties or {}), 'created_at': row.created_at,
-            'updated_at': row.updated_at}
+            'updated_at': row.updated_at, 'progress': row.progress}
 
 
 def _volume_host(session, vol):
@@ -93,12 +93,8 @@ class SnapshotAPI(rules.Described):
         self.context = context
 
     def _get(self, session, snapshot_id, action):
-        row = session.get(models.VolumeSnapshot, snapshot_id)
-        if row is None:
-            raise exception.NotFound(kind='Snapshot', name=snapshot_id)
-        policy.authorize_owned(self.context, action, row.project_id, 'Snapshot',
-                               snapshot_id)
-        return row
+        return rules.get_owned(self.context, session, models.VolumeSnapshot,
+                               'Snapshot', snapshot_id, action)
 
     def create(self, volume_id, name=None, description=None, metadata=None,
                force=False):
@@ -119,6 +115,8 @@ class SnapshotAPI(rules.Described):
             counters.count(session, self.context.project_id,
                            {'volumes_gib': vol.size_gib}, self.context.project_name,
                            error=counters.VolumeOverQuota)
+            rules.check_count(session, self.context.project_id, models.VolumeSnapshot,
+                              'snapshots')
             host = _volume_host(session, vol)
             snapshot_id = str(uuid.uuid4())
             session.add(models.VolumeSnapshot(
@@ -129,21 +127,23 @@ class SnapshotAPI(rules.Described):
                 updated_at=models.utcnow()))
         return snapshot_id, host is not None
 
-    def request_delete(self, snapshot_id):
+    def request_delete(self, snapshot_id, force=False):
         """Forget a snapshot of no bytes at once; mark one with bytes ``deleting``
-        for the delete flow. True when that flow must run."""
+        for the delete flow. True when that flow must run. ``force`` (admins'
+        os-force_delete): whatever its status."""
         with db_api.transaction() as session:
-            row = self._get(session, snapshot_id, 'volume:delete_snapshot')
-            return mark_deleting(session, row)
+            row = self._get(session, snapshot_id, 'volume:force_delete' if force
+                            else 'volume:delete_snapshot')
+            return mark_deleting(session, row, (row.status,) if force else _DELETABLE)
 
 
-def mark_deleting(session, row):
+def mark_deleting(session, row, deletable=_DELETABLE):
     """One snapshot to delete, in the caller's transaction (a volume's cascade
     too): True when its delete flow must run."""
     taken = session.execute(
         sa.update(models.VolumeSnapshot)
         .where(models.VolumeSnapshot.id == row.id,
-               models.VolumeSnapshot.status.in_(_DELETABLE))
+               models.VolumeSnapshot.status.in_(deletable))
         .values(status=DELETING, updated_at=models.utcnow()))
     if taken.rowcount != 1:
         raise exception.InvalidSnapshot(

@@ -55,17 +55,20 @@ def describe(project_id=None, volume_id=None):
     a volume of the volume service has its own, and its device while attached.
     """
     inst = models.Instance
-    query = (sa.select(models.Volume, inst, models.Image.disk_path.is_not(None))
+    query = (sa.select(models.Volume, inst, models.Image.disk_path.is_not(None),
+                       models.VolumeType.name)
              .outerjoin(inst, inst.id == models.Volume.instance_id)
              .outerjoin(models.Image, models.Image.id == inst.image_id)
+             .outerjoin(models.VolumeType,
+                        models.VolumeType.id == models.Volume.volume_type_id)
              .order_by(models.Volume.created_at, models.Volume.index))
     if project_id is not None:
         query = query.where(models.Volume.project_id == project_id)
     if volume_id is not None:
         query = query.where(models.Volume.id == volume_id)
     with db_api.transaction() as session:
-        return [_describe(vol, row, bool(root_disk))
-                for vol, row, root_disk in session.execute(query)]
+        return [dict(_describe(vol, row, bool(root_disk)), volume_type=type_name)
+                for vol, row, root_disk, type_name in session.execute(query)]
 
 
 def image_metadata(vol):

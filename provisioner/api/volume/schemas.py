@@ -41,8 +41,10 @@ METADATA_ITEM = validation.wrapped('meta', {
     'errorMessage': {'minProperties': 'Request body empty: give one metadata item.',
                      'maxProperties': 'Request body contains too many items.'}})
 
+_QUOTA_VALUE = {'type': ['integer', 'string'], 'pattern': '^-?[0-9]+$',
+                'errorMessage': '{key} must be an integer, not {value!r}'}
 QUOTA_UPDATE = validation.wrapped('quota_set', {
     'type': 'object',
-    'properties': {'gigabytes': {'type': ['integer', 'string'], 'pattern': '^-?[0-9]+$',
-                                 'errorMessage': 'gigabytes must be an integer, not '
-                                                 '{value!r}'}}})
+    'properties': dict.fromkeys(('gigabytes', 'volumes', 'snapshots',
+                                 'per_volume_gigabytes', 'backups',
+                                 'backup_gigabytes'), _QUOTA_VALUE)})

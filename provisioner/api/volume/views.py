@@ -10,7 +10,6 @@ VERSION = '3.0'
 UPDATED = '2023-08-31T00:00:00Z'
 # Cinder's quota keys; provisioner enforces gigabytes only (its volumes_gib).
 UNSUPPORTED_ZERO = ('backups', 'backup_gigabytes', 'groups')
-UNLIMITED = ('volumes', 'snapshots', 'per_volume_gigabytes')
 
 
 def version_document(req):
@@ -63,7 +62,12 @@ def _attachments(volume):
 def _host(volume):
     """Cinder's ``host@backend#pool``: a volume's file on its host (null before its
     first attachment gives it one)."""
-    return volume['host'] and '%s@file#volumes' % volume['host']
+    return volume['host'] and backend_of(volume['host'])
+
+
+def backend_of(host):
+    """Cinder's name of a host's volume backend and pool."""
+    return '%s@file#volumes' % host
 
 
 def metadata(volume):
@@ -84,7 +88,8 @@ def detail(req, volume, extended=True):
         'availability_zone': volume['availability_zone'] or 'nova',
         'created_at': created, 'updated_at': _time(volume['updated_at']) or created,
         'attachments': _attachments(volume),
-        'bootable': 'true' if volume['bootable'] else 'false', 'volume_type': None,
+        'bootable': 'true' if volume['bootable'] else 'false',
+        'volume_type': volume.get('volume_type'),
         'metadata': metadata(volume), 'description': volume['description'],
         'encrypted': False, 'multiattach': False, 'replication_status': None,
         'snapshot_id': volume.get('snapshot_id'),
@@ -97,18 +102,22 @@ def detail(req, volume, extended=True):
     body['os-vol-tenant-attr:tenant_id'] = volume['project_id']
     if volume['image_metadata'] is not None:
         body['volume_image_metadata'] = volume['image_metadata']
-    if req.context.is_admin:
-        body['os-vol-host-attr:host'] = _host(volume)
+    if req.context.is_admin:  # Cinder's admin attributes; volumes never migrate here
+        body.update({'os-vol-host-attr:host': _host(volume), 'migration_status': None,
+                     'os-vol-mig-status-attr:migstat': None,
+                     'os-vol-mig-status-attr:name_id': None})
     return body
 
 
-def usage(gigabytes, volumes, snapshots=0):
-    """{cinder key: (limit, in_use)} from the gigabytes quota row and the counts of
-    volumes and snapshots (which no limit caps)."""
+def usage(gigabytes, volumes, snapshots=0, own=None):
+    """{cinder key: (limit, in_use)} from the gigabytes quota row, the counts of
+    volumes and snapshots and the project's other limits (``own``: {key: limit})."""
+    own = own or {}
     found = {'gigabytes': (gigabytes['limit'], gigabytes['in_use']),
-             'volumes': (-1, volumes), 'snapshots': (-1, snapshots),
-             'per_volume_gigabytes': (-1, 0)}
-    found.update({key: (0, 0) for key in UNSUPPORTED_ZERO})
+             'volumes': (own.get('volumes', -1), volumes),
+             'snapshots': (own.get('snapshots', -1), snapshots),
+             'per_volume_gigabytes': (own.get('per_volume_gigabytes', -1), 0)}
+    found.update({key: (own.get(key, 0), 0) for key in UNSUPPORTED_ZERO})
     return found
 
 
@@ -121,10 +130,11 @@ def quota_set(project_id, usage, with_usage, with_id=True):
     return {'quota_set': found}
 
 
-def defaults(project_id, gigabytes):
-    found = {key: -1 for key in UNLIMITED}
-    found.update({key: 0 for key in UNSUPPORTED_ZERO})
-    found.update(gigabytes=gigabytes, id=project_id)
+def defaults(project_id, gigabytes, own=None):
+    found = {key: (limit if isinstance(limit, int) else limit[0])
+             for key, limit in usage({'limit': gigabytes, 'in_use': 0}, 0, 0,
+                                     own).items()}
+    found['id'] = project_id
     return {'quota_set': found}
 
 
@@ -152,7 +162,7 @@ def snapshot(req, snap):
 def snapshot_detail(req, snap):
     """As show and the detailed list answer it (os-extended-snapshot-attributes)."""
     body = snapshot(req, snap)
-    body['os-extended-snapshot-attributes:progress'] = (
+    body['os-extended-snapshot-attributes:progress'] = snap.get('progress') or (
         '100%' if snap['status'] == 'available' else '0%')
     body['os-extended-snapshot-attributes:project_id'] = snap['project_id']
     return body

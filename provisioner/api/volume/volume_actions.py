@@ -5,7 +5,8 @@ failed flow left attaching, detaching or error_deleting), os-set_bootable (200,
 as Cinder's), os-update_readonly_flag (an available volume), os-reserve and
 os-unreserve (hold an available volume as attaching, and release it),
 os-set_image_metadata, os-unset_image_metadata and os-show_image_metadata (the
-volume's volume_image_metadata, 200 with it or empty). Cinder's
+volume's volume_image_metadata, 200 with it or empty), os-retype (no migration:
+the type recorded changes) and os-force_delete (admins). Cinder's
 other actions find the volume first (404 when it does not exist, as in Cinder),
 then are refused: a server's volumes are attached through Nova's
 os-volume_attachments, which plugs them in.
@@ -14,11 +15,13 @@ os-volume_attachments, which plugs them in.
 from provisioner.api import validation
 from provisioner.api.volume import filters
 from provisioner.api.volume import schemas
+from provisioner.api.volume import volumes as volumes_api
 from provisioner.api.volume.volumes import check_url_project
 from provisioner.api import wsgi
 from provisioner import exception
 from provisioner import policy
 from provisioner.volume import api as volume_api
+from provisioner.volume import types
 from provisioner.volume import volumes
 
 # action -> (what it does with the volume API and its arguments, giving the answer's
@@ -39,6 +42,8 @@ SERVED = {
         vid, args.get('key')), 200),
     'os-show_image_metadata': (lambda api, vid, args: {
         'metadata': api.image_metadata(vid) or {}}, 200),
+    'os-retype': (lambda api, vid, args: types.retype(
+        api.context, vid, args.get('new_type'), args.get('migration_policy')), 202),
 }
 
 
@@ -63,6 +68,8 @@ def _refuse(req, volume_id, action):
 def volume_action(req, project_id, volume_id, body):
     check_url_project(req, project_id)
     (action, args), = body.items()
+    if action == 'os-force_delete':
+        return volumes_api.delete_volume(req, project_id, volume_id, force=True)
     if action not in SERVED:
         _refuse(req, volume_id, action)
     run, status = SERVED[action]

@@ -7,7 +7,8 @@ the volume service's own (provisioner.volume.api): created blank or from an imag
 (``os-extend``), marked bootable or read-only, deleted while not attached (with
 its snapshots given ``?cascade=true``), made from a snapshot or another volume
 (``snapshot_id``, ``source_volid``: provisioner.volume.snapshots), and attached
-to servers through Nova's os-volume_attachments. No backups, groups or types.
+to servers through Nova's os-volume_attachments; of a volume type (types).
+No backups or groups.
 
 As in Cinder, the project id in the URL must be the token's project (400
 "Malformed request url" otherwise); an admin reaches other projects' volumes
@@ -112,11 +113,12 @@ def update_volume(req, project_id, volume_id, body):
 
 
 @wsgi.route('DELETE', '/v3/{project_id}/volumes/{volume_id}')
-def delete_volume(req, project_id, volume_id):
+def delete_volume(req, project_id, volume_id, force=False):
+    """Delete a volume (``force``: os-force_delete, whatever its status)."""
     check_url_project(req, project_id)
     cascade = filters.boolean(req.GET.get('cascade', 'false')) is True
     flow, snapshot_flows = volume_api.VolumeAPI(req.context).request_delete(
-        volume_id, cascade=cascade)
+        volume_id, cascade=cascade, force=force)
     for snapshot_id in snapshot_flows:
         req.deployment.dispatcher.volume_flow('delete-snapshot', snapshot_id)
     if flow:
@@ -130,10 +132,3 @@ def availability_zones(req, project_id):
     check_url_project(req, project_id)
     return wsgi.json_response(views.availability_zones(
         catalog_api.CatalogAPI(req.context, None).list('host')))
-
-
-@wsgi.route('GET', '/v3/{project_id}/types')
-def list_types(req, project_id):
-    """No volume types: provisioner has one kind of volume (a file on the host)."""
-    check_url_project(req, project_id)
-    return wsgi.json_response({'volume_types': []})

@@ -315,3 +315,14 @@ def test_one_action_with_an_object_a_request(demo, body):
     volume = _create(client, base)
     response = client.post('%s/volumes/%s/action' % (base, volume['id']), body)
     assert response.status_int == 400 and 'badRequest' in response.json
+
+
+def test_pages_take_an_offset_and_a_marker_not_found_is_404(demo):
+    client, base = demo
+    made = [_create(client, base, name='v%d' % n)['id'] for n in range(3)]
+    listed = client.get(base + '/volumes?offset=2&limit=3').json['volumes']
+    assert [v['id'] for v in listed] == made[2:]
+    after = client.get('%s/volumes?marker=%s&offset=1' % (base, made[0]))
+    assert [v['id'] for v in after.json['volumes']] == made[2:]
+    missing = client.get(base + '/snapshots?marker=00000000-0000-0000-0000-000000000000')
+    assert missing.status_int == 404

@@ -348,7 +348,7 @@ def test_volume_quotas(member, admin_client, admin_context):
     assert response.status_int == 200, response.text
     assert response.json['quota_set']['gigabytes'] == 5
     assert client.get(url).json['quota_set']['gigabytes'] == 5
-    for body in ({'quota_set': {'volumes': 10}}, {'quota_set': {'gigabytes': 'x'}},
+    for body in ({'quota_set': {'groups': 10}}, {'quota_set': {'gigabytes': 'x'}},
                  {'quota': {}}):
         assert admin_client.put(admin_url, body).status_int == 400, body
     missing = '/volume/v3/%s/os-quota-sets/%s' % (admin_context.project_id, 'nope')
