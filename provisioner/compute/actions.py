@@ -20,6 +20,7 @@ REBOOT = 'reboot'
 RESUME = 'resume'
 ROLLBACK = 'rollback'
 REBUILD = 'rebuild'
+CREATE_IMAGE = 'createImage'  # a server's snapshot (Nova's action name)
 
 # Actions carried out by a flow of their own (boot and delete have theirs).
 POWER_ACTIONS = (STOP, START, REBOOT)
@@ -66,8 +67,8 @@ def latest(instance_id, action):
         return _action_dict(row) if row is not None else None
 
 
-def unfinished(actions_of=POWER_ACTIONS + (REBUILD,) + VOLUME_ACTIONS):
-    """Power, rebuild and volume actions a killed process left unfinished:
+def unfinished(actions_of=POWER_ACTIONS + (REBUILD, CREATE_IMAGE) + VOLUME_ACTIONS):
+    """Power, rebuild, snapshot and volume actions a killed process left unfinished:
     (instance_id, action id)."""
     act, inst = models.InstanceAction, models.Instance
     with db_api.transaction() as session:

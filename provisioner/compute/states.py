@@ -22,6 +22,11 @@ REBOOTING = 'rebooting'
 REBOOTING_HARD = 'rebooting_hard'
 # task_state of a rebuild (Nova's): status REBUILD whatever the vm_state.
 REBUILDING = 'rebuilding'
+# task_states of a server's snapshot (Nova's createImage), in this order; the
+# status stays the vm_state's.
+IMAGE_SNAPSHOT = 'image_snapshot'
+IMAGE_PENDING_UPLOAD = 'image_pending_upload'
+IMAGE_UPLOADING = 'image_uploading'
 
 # power_state: what the hypervisor says.
 NOSTATE = 'nostate'

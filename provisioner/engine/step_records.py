@@ -3,8 +3,8 @@ database.
 
 A worker imports the module of a host half to run it, and a worker has no database;
 so those modules (``flows.steps.image``, ``network``, ``volume``, ``configdrive``,
-``domain``, ``power``, ``attach``, ``rebuild``) import nothing of it, and their
-engine-side code calls ``self.records`` instead: this object, attached to every atom by the one
+``domain``, ``power``, ``attach``, ``rebuild``, ``image_snapshot``) import nothing
+of it, and their engine-side code calls ``self.records`` instead: this object, attached to every atom by the one
 engine builder (``provisioner.engine.runner.build_engine``) and to a deferred step's
 engine half before its replay (``provisioner.engine.reports``). Each entry is the
 database function itself; the port names every one those steps may use.
@@ -15,6 +15,7 @@ import sys
 
 from provisioner.compute import actions
 from provisioner.compute import boot_volumes
+from provisioner.compute import image_snapshots
 from provisioner.compute import instances
 from provisioner.compute import power
 from provisioner.compute import rebuild
@@ -55,6 +56,15 @@ class StepRecords:
     rebuild_was_stopped = _calls(rebuild.was_stopped)
     restore_rebuilt = _calls(rebuild.restore)
     conclude_rebuild = _calls(rebuild.conclude)
+
+    # A snapshot into a new image: the request, the image's data, the outcome.
+    snapshot_request = _calls(image_snapshots.snapshot_request)
+    set_task_state = _calls(image_snapshots.set_task_state)
+    upload_snapshot_file = _calls(image_snapshots.upload_file)
+    activate_snapshot_location = _calls(image_snapshots.activate_location)
+    discard_snapshot_image = _calls(image_snapshots.discard_image)
+    restore_snapshotted = _calls(image_snapshots.restore)
+    conclude_snapshot = _calls(image_snapshots.conclude)
 
     # Its ports (IPAM).
     allocate_ports = _calls(ipam.allocate_ports)

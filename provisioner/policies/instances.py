@@ -25,6 +25,9 @@ _rules = [
          'server reboot'),
         ('instance:rebuild', _MEMBER, 'Rebuild an instance: a new root disk from an '
                                       'image, a new config drive.', 'server rebuild'),
+        ('instance:create_image', _MEMBER, 'Snapshot an instance into a new image '
+                                           '(Nova\'s createImage).',
+         'server image create'),
         ('instance:update', _MEMBER, 'Rename an instance, set its access addresses '
                                      'or metadata.', 'server set'),
         ('instance:lock', _MEMBER, 'Lock an instance: then only an admin acts on it.',

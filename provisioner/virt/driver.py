@@ -42,6 +42,7 @@ from provisioner.virt import ceph
 from provisioner.virt import configdrive
 from provisioner.virt import deployment
 from provisioner.virt import host_networks
+from provisioner.virt import image_snapshots
 from provisioner.virt import rebuild_files
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
@@ -117,7 +118,7 @@ def _rbd_disks(spec):
 
 
 class LibvirtDriver(host_networks.HostNetworks, rebuild_files.RebuildFiles,
-                    volume_copies.VolumeCopies):
+                    volume_copies.VolumeCopies, image_snapshots.ImageSnapshots):
     def __init__(self, host=None):
         self.host = host or libvirt_host.Host()
 

@@ -209,7 +209,7 @@ TAGS = {'type': 'object',
 ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput', 'lock', 'unlock',
            'rebuild', 'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
            'removeSecurityGroup', 'addFixedIp', 'removeFixedIp', 'addFloatingIp',
-           'removeFloatingIp')
+           'removeFloatingIp', 'createImage')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'propertyNames': {'enum': list(ACTIONS),
@@ -289,3 +289,10 @@ STATUSES = ('ACTIVE', 'BUILD', 'DELETED', 'ERROR', 'HARD_REBOOT', 'MIGRATING',
             'PASSWORD', 'PAUSED', 'REBOOT', 'REBUILD', 'RESCUE', 'RESIZE',
             'REVERT_RESIZE', 'SHELVED', 'SHELVED_OFFLOADED', 'SHUTOFF', 'SOFT_DELETED',
             'SUSPENDED', 'UNKNOWN', 'VERIFY_RESIZE')
+
+# Nova's createImage: a name (parameter_types.name) and metadata (its
+# parameter_types.metadata: keys of 1-255 letters, digits and '-_:. ', string values).
+CREATE_IMAGE = {'type': 'object',
+                'properties': {'name': parameter_types.NAME,
+                               'metadata': _metadata},
+                'required': ['name'], 'additionalProperties': False}
