@@ -4,10 +4,11 @@ database.
 A worker imports the module of a host half to run it, and a worker has no database;
 so those modules (``flows.steps.image``, ``network``, ``volume``, ``configdrive``,
 ``domain``, ``power``, ``attach``, ``rebuild``, ``image_snapshot``) import nothing
-of it, and their engine-side code calls ``self.records`` instead: this object, attached to every atom by the one
-engine builder (``provisioner.engine.runner.build_engine``) and to a deferred step's
-engine half before its replay (``provisioner.engine.reports``). Each entry is the
-database function itself; the port names every one those steps may use.
+of it, and their engine-side code calls ``self.records`` instead: this object,
+attached to every atom by the one engine builder
+(``provisioner.engine.runner.build_engine``) and to a deferred step's engine half
+before its replay (``provisioner.engine.reports``). Each entry is the database
+function itself; the port names every one those steps may use.
 """
 
 import functools
