@@ -166,6 +166,8 @@ class CatalogAPI:
         image; others to their project's."""
         if images.SERVICE_ROLE in self.context.roles:
             image = images.show(name_or_id)
+            if image['id'] != name_or_id:  # by id only, as the API reaches images
+                raise exception.NotFound(kind=images.KIND, name=name_or_id)
             policy.authorize(self.context, 'image:upload', {'project_id': image['owner']})
         else:
             image = self._own_image('upload', name_or_id)
