@@ -116,8 +116,8 @@ def test_a_failed_snapshot_deletes_its_image_and_the_guest_runs_on(api_cloud, op
         assert not list((api_cloud.state_path / 'instances' / server).glob(
             'snapshot-*'))
         shown = openstack.json('server', 'show', server)
-        assert (shown['status'], shown['OS-EXT-STS:task_state'],
-                shown['OS-EXT-STS:power_state']) == ('ACTIVE', None, 'Running')
+        assert (shown['status'], shown['OS-EXT-STS:task_state']) == ('ACTIVE', None)
+        assert shown['OS-EXT-STS:power_state'] in (1, 'Running')
         _ticking(openstack, server)
     finally:
         if api_cloud.api is None:
