@@ -12,6 +12,7 @@ from provisioner.api.compute import consoles
 from provisioner.api.compute import flavors
 from provisioner.api.compute import flows
 from provisioner.api.compute import hypervisors
+from provisioner.api.compute import images
 from provisioner.api.compute import instance_actions
 from provisioner.api.compute import ips
 from provisioner.api.compute import keypairs
@@ -33,4 +34,4 @@ SERVICE = wsgi.Service('compute', microversions=versions.MICROVERSIONS,
     versions, servers, server_actions, server_metadata, server_tags, ips, instance_actions,
     flavors, keypairs, server_groups, quotas, availability_zones, hypervisors, services,
     provisioner_ext, flows,
-    volume_attachments, consoles, migrations))
+    volume_attachments, consoles, migrations, images))

@@ -160,3 +160,40 @@ def test_a_failed_upload_deletes_the_image_and_leaves_the_server_as_it_was(
     failed = _actions(application, server_id, cloud['token'])[0]
     assert failed['action'] == 'createImage'
     assert 'the store is full' in failed['message']
+
+
+def test_novas_image_proxy_shows_lists_and_deletes_the_snapshot(
+        application, cloud, captures):  # noqa: F811
+    server_id = boot(application, cloud)
+    response = _action(application, server_id, {'createImage': {
+        'name': 'snap1', 'metadata': {'image_type': 'test'}}}, cloud['token'])
+    image_id = response.headers['Location'].rsplit('/', 1)[1]
+    shown = call(application, 'GET', V + '/images/' + image_id,
+                 token=cloud['token']).json['image']
+    assert (shown['name'], shown['status'], shown['progress']) == ('snap1', 'ACTIVE',
+                                                                    100)
+    assert shown['metadata']['image_type'] == 'test'  # the metadata given wins
+    assert shown['server']['id'] == server_id
+    assert shown['OS-EXT-IMG-SIZE:size'] > 0
+    assert {link['rel'] for link in shown['links']} == {'self', 'bookmark',
+                                                        'alternate'}
+    base = call(application, 'GET', V + '/images/' + cloud['image'],
+                token=cloud['token']).json['image']
+    assert (base['minRam'], base['minDisk']) == (shown['minRam'], shown['minDisk'])
+    assert 'server' not in base
+    for query, wanted in (('server=%s' % server_id, [image_id]),
+                          ('server=http://x/servers/%s' % server_id, [image_id]),
+                          ('type=test', [image_id]), ('name=snap1', [image_id]),
+                          ('status=ACTIVE', [image_id, cloud['image']]),
+                          ('limit=1', [image_id])):
+        for path in ('/images?', '/images/detail?'):
+            listed = call(application, 'GET', V + path + query,
+                          token=cloud['token']).json['images']
+            assert [i['id'] for i in listed] == wanted, (path, query)
+    gone = call(application, 'GET', V + '/images/' + image_id, token=cloud['token'],
+                headers={'OpenStack-API-Version': 'compute 2.36'})
+    assert gone.status_int == 404
+    assert call(application, 'DELETE', V + '/images/' + image_id,
+                token=cloud['token']).status_int == 204
+    assert call(application, 'GET', V + '/images/' + image_id,
+                token=cloud['token']).status_int == 404
