@@ -158,19 +158,22 @@ def set_task_state(instance_id, task_state):
     instances.update(instance_id, task_state=task_state)
 
 
-def mark_saving(image_id):
-    """The image's data is on its way (Glance's saving), for a direct snapshot."""
+def _move(image_id, expected, status):
     with db_api.transaction() as session:
         session.execute(sa.update(models.Image).where(
-            models.Image.id == image_id, models.Image.status == 'queued')
-            .values(status='saving', updated_at=models.utcnow()))
+            models.Image.id == image_id, models.Image.status == expected)
+            .values(status=status, updated_at=models.utcnow()))
 
 
 def upload_file(image_id, path):
     """Upload the captured file at ``path`` (this machine's: all-in-one) through the
-    image service's upload path; an image already active (a re-run) is left."""
-    if images.show(image_id)['status'] == 'active':
+    image service's upload path; an image already active (a re-run) is left, one
+    left saving by a killed process is queued again first."""
+    status = images.show(image_id)['status']
+    if status == 'active':
         return
+    if status == 'saving':
+        _move(image_id, 'saving', 'queued')
     images.update(image_id, {'disk_format': 'qcow2', 'container_format': 'bare'})
     with open(path, 'rb') as data:
         images.upload(image_id, data)
@@ -182,7 +185,7 @@ def activate_location(image_id, location, digests):
     if images.show(image_id)['status'] == 'active':
         return
     images.update(image_id, {'disk_format': 'raw', 'container_format': 'bare'})
-    mark_saving(image_id)
+    _move(image_id, 'queued', 'saving')  # Glance's saving, then active
     images.activate_stored(image_id, location, store.Upload(
         None, digests['size'], digests['md5'], digests['sha256'], digests['sha512'],
         virtual_size=digests['size']))
