@@ -107,15 +107,9 @@ def request(api, name_or_id, name, metadata=None):
     image = images.add(api.context, **fields)
     try:
         with db_api.transaction() as session:
-            taken = session.execute(
-                sa.update(models.Instance)
-                .where(models.Instance.id == row.id,
-                       models.Instance.vm_state.in_(SNAPSHOTTABLE),
-                       models.Instance.task_state.is_(None))
-                .values(task_state=states.IMAGE_SNAPSHOT))
-            if taken.rowcount != 1:
-                raise _conflict(name_or_id, instances.get_row(session, row.id))
             row = instances.get_row(session, row.id)
+            instances.take_task(session, row, 'createImage', SNAPSHOTTABLE,
+                                states.IMAGE_SNAPSHOT, name_or_id)
             row.request_spec = dict(row.request_spec or {}, **{_SPEC_KEY: {
                 'image_id': image['id'], 'running': row.vm_state == states.ACTIVE}})
             action_id = actions.record(session, api.context, row.id,
@@ -126,16 +120,12 @@ def request(api, name_or_id, name, metadata=None):
     return row.id, action_id, image['id']
 
 
-def _conflict(name_or_id, row):
-    return exception.Conflict(
-        reason="Cannot 'createImage' instance %s while it is in vm_state %s%s."
-               % (name_or_id, row.vm_state, ', task_state %s' % row.task_state
-                  if row.task_state else ''))
-
-
 def _check_state(name_or_id, row):
     if row.vm_state not in SNAPSHOTTABLE or row.task_state is not None:
-        raise _conflict(name_or_id, row)
+        raise exception.Conflict(
+            reason="Cannot 'createImage' instance %s while it is in vm_state %s%s."
+                   % (name_or_id, row.vm_state, ', task_state %s' % row.task_state
+                      if row.task_state else ''))
 
 
 # -- what the flow's steps read and write (flows.steps.image_snapshot) ------------

@@ -16,6 +16,8 @@ from provisioner import exception
 from provisioner import virt
 from provisioner.virt import image_snapshots
 
+from tests.unit.api.test_rebuild import _actions
+from tests.unit.api.test_rebuild import _server
 from tests.unit.api.test_servers import application  # noqa: F401 - fixture
 from tests.unit.api.test_servers import boot
 from tests.unit.api.test_servers import call
@@ -42,16 +44,6 @@ def _action(application, server_id, body, token, version=None):  # noqa: F811
     headers = {'OpenStack-API-Version': 'compute %s' % version} if version else None
     return call(application, 'POST', V + '/servers/%s/action' % server_id, body, token,
                 headers=headers)
-
-
-def _server(application, server_id, token):  # noqa: F811
-    return call(application, 'GET', V + '/servers/' + server_id,
-                token=token).json['server']
-
-
-def _actions(application, server_id, token):  # noqa: F811
-    return call(application, 'GET', V + '/servers/%s/os-instance-actions' % server_id,
-                token=token).json['instanceActions']
 
 
 def _snapshots():
