@@ -138,6 +138,16 @@ def show(req, image_id):
         _image(req, image_id)))})
 
 
+@wsgi.route('DELETE', '/v2.1/images')
+def delete_no_image(req):
+    """DELETE /images/ (an empty id): Nova's 404; the collection itself: 405."""
+    _catalog(req)
+    if req.path.endswith('/'):
+        raise wsgi.HTTPError(404, 'Image not found.')
+    raise wsgi.HTTPError(405, 'Method DELETE is not allowed here (allowed: GET).',
+                         headers={'Allow': 'GET'})
+
+
 @wsgi.route('DELETE', '/v2.1/images/{image_id}')
 def delete(req, image_id):
     _image(req, image_id)

@@ -380,6 +380,14 @@ def download_image(req, image_id):
 
 
 
+@wsgi.route('GET', '/v2/images/{image_id}/tasks')
+def image_tasks(req, image_id):
+    """Glance's tasks of an image (2.12): none here, the image API runs no import
+    or location tasks."""
+    _find(req, image_id)
+    return wsgi.json_response({'tasks': []})
+
+
 @wsgi.route('GET', '/v2/info/import')
 def import_info(req):
     """Glance's import methods: none (data comes with PUT .../file, not an import)."""

@@ -189,3 +189,13 @@ def test_novas_image_proxy_shows_lists_and_deletes_the_snapshot(
                 token=cloud['token']).status_int == 204
     assert call(application, 'GET', V + '/images/' + image_id,
                 token=cloud['token']).status_int == 404
+
+
+def test_empty_image_ids_and_an_images_tasks(application, cloud):  # noqa: F811
+    gone = call(application, 'DELETE', V + '/images/', token=cloud['token'])
+    assert gone.status_int == 404, gone.text
+    assert call(application, 'DELETE', V + '/images',
+                token=cloud['token']).status_int == 405
+    tasks = call(application, 'GET', '/image/v2/images/%s/tasks' % cloud['image'],
+                 token=cloud['token'])
+    assert (tasks.status_int, tasks.json) == (200, {'tasks': []})
