@@ -131,6 +131,9 @@ class UploadSnapshot(base.HostTask):
 
     def before_run(self, instance_id, image_snapshot, captured):
         self.records.set_task_state(instance_id, states.IMAGE_UPLOADING)
+        if 'location' not in captured:
+            self.records.prepare_snapshot_upload(image_snapshot['image_id'],
+                                                 captured['disk_format'])
 
     def build_payload(self, instance_id, image_snapshot, captured):
         return UploadPayload(instance_id, image_snapshot['image_id'], dict(captured))

@@ -155,16 +155,23 @@ def _move(image_id, expected, status):
             .values(status=status, updated_at=models.utcnow()))
 
 
-def upload_file(image_id, path):
-    """Upload the captured file at ``path`` (this machine's: all-in-one) through the
-    image service's upload path; an image already active (a re-run) is left, one
-    left saving by a killed process is queued again first."""
+def prepare_upload(image_id, disk_format):
+    """Ready the image for the capture's upload: the capture's disk_format (Nova's
+    snapshot leaves it unset until then), and queued again if a killed process left
+    an upload of it saving (the step runs again, its upload with it)."""
     status = images.show(image_id)['status']
-    if status == 'active':
-        return
     if status == 'saving':
         _move(image_id, 'saving', 'queued')
-    images.update(image_id, {'disk_format': 'qcow2', 'container_format': 'bare'})
+    if status != 'active':
+        images.update(image_id, {'disk_format': disk_format,
+                                 'container_format': 'bare'})
+
+
+def upload_file(image_id, path):
+    """Upload the captured file at ``path`` (this machine's: all-in-one) through the
+    image service's upload path; an image already active (a re-run) is left."""
+    if images.show(image_id)['status'] == 'active':
+        return
     with open(path, 'rb') as data:
         images.upload(image_id, data)
 

@@ -61,6 +61,7 @@ class StepRecords:
     # A snapshot into a new image: the request, the image's data, the outcome.
     snapshot_request = _calls(image_snapshots.snapshot_request)
     set_task_state = _calls(image_snapshots.set_task_state)
+    prepare_snapshot_upload = _calls(image_snapshots.prepare_upload)
     upload_snapshot_file = _calls(image_snapshots.upload_file)
     activate_snapshot_location = _calls(image_snapshots.activate_location)
     discard_snapshot_image = _calls(image_snapshots.discard_image)
