@@ -66,12 +66,12 @@ def _inherited(base):
     for prop, column in images.COLUMN_PROPERTIES.items():
         if getattr(base, column):
             found[prop] = getattr(base, column)
-    if images.registered({'container_format': base.container_format}):
-        # A kernel + ramdisk registered by path boots the snapshot as it booted
-        # the server: its files are linked by id, as Glance's aki/ari images are.
-        for part, prop in (('kernel', 'kernel_id'), ('ramdisk', 'ramdisk_id')):
-            if getattr(base, '%s_path' % part) and prop not in found:
-                found[prop] = base.id
+    # The kernel and ramdisk the server booted with boot the snapshot: linked by
+    # id, as Glance's aki/ari images are; the base image's own (an aki image, or
+    # a kernel + ramdisk registered by path) by the base image's id.
+    for part, prop in (('kernel', 'kernel_id'), ('ramdisk', 'ramdisk_id')):
+        if getattr(base, '%s_path' % part) and prop not in found:
+            found[prop] = base.id
     return found
 
 
