@@ -7,6 +7,7 @@ test driver's disks are not files).
 
 import os
 import subprocess
+import types
 
 import pytest
 
@@ -199,3 +200,19 @@ def test_empty_image_ids_and_an_images_tasks(application, cloud):  # noqa: F811
     tasks = call(application, 'GET', '/image/v2/images/%s/tasks' % cloud['image'],
                  token=cloud['token'])
     assert (tasks.status_int, tasks.json) == (200, {'tasks': []})
+
+
+def test_a_snapshot_inherits_what_nova_passes_on_and_the_kernel_it_booted():
+    from provisioner.compute import image_snapshots as compute_snapshots
+    aki = types.SimpleNamespace(
+        id='k', container_format='aki', kernel_path='/k', ramdisk_path='/r',
+        cmdline='console=ttyS0', arch=None, hypervisor_type=None,
+        properties={'ramdisk_id': 'r', 'os_type': 'linux', 'img_signature': 'x',
+                    'instance_uuid': 'another', 'os_glance_importing_to_stores': 'x'})
+    assert compute_snapshots._inherited(aki) == {
+        'ramdisk_id': 'r', 'os_type': 'linux', 'os_command_line': 'console=ttyS0',
+        'kernel_id': 'k'}
+    disk = types.SimpleNamespace(
+        id='d', container_format='bare', kernel_path=None, ramdisk_path=None,
+        cmdline=None, arch='x86_64', hypervisor_type=None, properties=None)
+    assert compute_snapshots._inherited(disk) == {'architecture': 'x86_64'}
