@@ -7,15 +7,9 @@ import time
 
 import pytest
 
+from tests.functional.api.test_rebuild import _events as _action
+
 TICKS = '#!/bin/sh\n(while true; do echo tick; sleep 1; done) &\n'
-
-
-def _action(http, server_id, action):
-    actions = http.compute('GET', '/servers/%s/os-instance-actions'
-                           % server_id).json()['instanceActions']
-    found = [a for a in actions if a['action'] == action]
-    return http.compute('GET', '/servers/%s/os-instance-actions/%s' % (
-        server_id, found[0]['request_id'])).json()['instanceAction'] if found else None
 
 
 def _ticks(openstack, server):
@@ -92,10 +86,7 @@ def test_a_failed_snapshot_deletes_its_image_and_the_guest_runs_on(api_cloud, op
     http = api_cloud.http
     try:
         # The upload stored the image's bytes, then the step fails: all undone.
-        api_cloud.kill_api()
-        api_cloud.env['OS_FAULT_INJECTION__FAIL_AFTER_STEP'] = 'upload-snapshot'
-        try:
-            api_cloud.start_api()
+        with api_cloud.fault_injected('fail_after_step', 'upload-snapshot'):
             response = http.compute('POST', '/servers/%s/action' % server,
                                     body={'createImage': {'name': 'ci-failed'}},
                                     headers={'OpenStack-API-Version': 'compute 2.45'})
@@ -105,10 +96,6 @@ def test_a_failed_snapshot_deletes_its_image_and_the_guest_runs_on(api_cloud, op
             while _action(http, server, 'createImage')['message'] is None:
                 assert time.monotonic() < deadline, 'the snapshot never ended'
                 time.sleep(1)
-        finally:
-            del api_cloud.env['OS_FAULT_INJECTION__FAIL_AFTER_STEP']
-            api_cloud.kill_api()
-            api_cloud.start_api()
         assert 'Injected fault at step upload-snapshot' in _action(
             http, server, 'createImage')['message']
         assert http.request('GET', '/image/v2/images/' + image_id).status_code == 404
