@@ -8,6 +8,7 @@ import time
 import pytest
 
 from tests.functional.api.test_rebuild import _events as _action
+from tests.functional import conftest as base
 
 TICKS = '#!/bin/sh\n(while true; do echo tick; sleep 1; done) &\n'
 
@@ -72,7 +73,8 @@ def test_snapshot_of_a_running_guest_boots_a_new_server(api_cloud, openstack, se
         copy = openstack.json('server', 'create', '--flavor', 'tiny', '--image',
                               snapshot['id'], '--network', 'net1', '--wait', 'ci-copy')
         try:
-            guest = openstack.wait_for_console(copy['id'])
+            guest = openstack.wait_for_console(copy['id'],
+                                               timeout=base.CONSOLE_TIMEOUT * 3)
             assert (guest['uuid'], guest['hostname']) == (copy['id'], 'ci-copy')
         finally:
             openstack.run('server', 'delete', '--wait', copy['id'])
