@@ -121,3 +121,13 @@ PREPARE_MIGRATION_TARGET = 'prepare-migration-target'
 MIGRATE_DOMAIN = 'migrate-domain'
 RECORD_LIVE_MIGRATION = 'record-live-migration'
 FORGET_MIGRATED_GUEST = 'forget-migrated-guest'
+# A server's snapshot into a new image (Nova's createImage): guard -> capture the
+# root disk -> upload it into the image -> delete the capture -> record.
+CREATE_IMAGE_FLOW = 'create-image'
+IMAGE_SNAPSHOT = 'image_snapshot'  # {'image_id', 'running', 'direct_pool'}
+CAPTURED = 'captured'
+IMAGE_SNAPSHOT_GUARD = 'image-snapshot-guard'
+CAPTURE_ROOT_DISK = 'capture-root-disk'
+UPLOAD_SNAPSHOT = 'upload-snapshot'
+DELETE_CAPTURE = 'delete-capture'
+RECORD_IMAGE_SNAPSHOT = 'record-image-snapshot'

@@ -2,7 +2,8 @@
 
 Event types: ``instance.create.start/end/error``, ``instance.delete.start/end``,
 ``instance.power_off.*`` (stop), ``instance.power_on.*`` (start),
-``instance.reboot.*`` and ``instance.rebuild.*``; ``.error`` at priority ERROR,
+``instance.reboot.*``, ``instance.rebuild.*`` and ``instance.snapshot.*``
+(createImage); ``.error`` at priority ERROR,
 the others INFO. The publisher is ``provisioner-compute:<[DEFAULT] host>``, the topics
 ``[notifications] versioned_notifications_topics``.
 
@@ -38,7 +39,8 @@ START, END, ERROR = 'start', 'end', 'error'
 
 EVENT_TYPES = {actions.CREATE: 'instance.create', actions.DELETE: 'instance.delete',
                actions.STOP: 'instance.power_off', actions.START: 'instance.power_on',
-               actions.REBOOT: 'instance.reboot'}
+               actions.REBOOT: 'instance.reboot',
+               actions.CREATE_IMAGE: 'instance.snapshot'}  # Nova's names
 
 _GROUP = 'oslo_messaging_notifications'
 _DISABLED = object()

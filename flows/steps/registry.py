@@ -17,6 +17,7 @@ from flows.steps import configdrive
 from flows.steps import domain
 from flows.steps import image
 from flows.steps import migration
+from flows.steps import image_snapshot
 from flows.steps import network
 from flows.steps import power
 from flows.steps import rebuild
@@ -25,7 +26,7 @@ from flows.steps import volume
 
 # Every module holding a host half: importing them registers their steps.
 HOST_STEP_MODULES = (image, network, volume, configdrive, domain, power, attach,
-                     rebuild, snapshot, migration)
+                     rebuild, snapshot, migration, image_snapshot)
 
 UnknownStep = base.UnknownStep
 

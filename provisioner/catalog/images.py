@@ -390,6 +390,8 @@ def upload(image_id, stream, size=None):
 
 
 def _activate(image_id, path, written):
+    """A saving image made active with the data the store holds at ``path`` (an
+    upload's, or a server snapshot's made in RBD by its host: Nova's direct one)."""
     with db_api.transaction() as session:
         row = session.get(models.Image, image_id)
         if row is None or row.status != 'saving':
@@ -411,6 +413,9 @@ def _activate(image_id, path, written):
         session.flush()
         _relink_users(session, row.id)
         return common.to_dict(row)
+
+
+activate_stored = _activate
 
 
 def data_path(image, part=None):

@@ -22,6 +22,7 @@ ROLLBACK = 'rollback'
 REBUILD = 'rebuild'
 LIVE_MIGRATION = 'live-migration'
 TRIGGER_CRASH_DUMP = 'trigger_crash_dump'
+CREATE_IMAGE = 'createImage'  # a server's snapshot (Nova's action name)
 
 # Actions carried out by a flow of their own (boot and delete have theirs).
 POWER_ACTIONS = (STOP, START, REBOOT)
@@ -68,9 +69,10 @@ def latest(instance_id, action):
         return _action_dict(row) if row is not None else None
 
 
-def unfinished(actions_of=POWER_ACTIONS + (REBUILD, LIVE_MIGRATION) + VOLUME_ACTIONS):
-    """Power, rebuild, live migration and volume actions a killed process left unfinished:
-    (instance_id, action id)."""
+def unfinished(actions_of=POWER_ACTIONS + (REBUILD, LIVE_MIGRATION, CREATE_IMAGE)
+               + VOLUME_ACTIONS):
+    """Power, rebuild, live migration, snapshot and volume actions a killed process
+    left unfinished: (instance_id, action id)."""
     act, inst = models.InstanceAction, models.Instance
     with db_api.transaction() as session:
         return session.execute(

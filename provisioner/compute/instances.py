@@ -142,6 +142,24 @@ def conclude_action(instance_id, action_id, **fields):
                         .values(finish_time=now(), message=None))
 
 
+def take_task(session, row, action, allowed, task_state, name_or_id=None):
+    """Give the instance ``task_state`` if its vm_state is one of ``allowed`` and no
+    task is under way, in one conditional UPDATE (two racing requests cannot both
+    pass); Nova's 409 otherwise. ``row`` is refreshed."""
+    taken = session.execute(
+        sa.update(models.Instance)
+        .where(models.Instance.id == row.id, models.Instance.vm_state.in_(allowed),
+               models.Instance.task_state.is_(None))
+        .values(task_state=task_state))
+    if taken.rowcount != 1:
+        session.refresh(row)
+        raise exception.Conflict(
+            reason="Cannot '%s' instance %s while it is in vm_state %s%s."
+                   % (action, name_or_id or row.id, row.vm_state,
+                      ', task_state %s' % row.task_state if row.task_state else ''))
+    session.refresh(row)
+
+
 def advance_task_state(instance_id, task_state):
     """Move task_state forward only: parallel steps must not send it backwards."""
     order = states.BUILD_TASK_STATES

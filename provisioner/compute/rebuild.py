@@ -11,7 +11,6 @@ only. A stopped server ends stopped, as Nova's; any other ends active.
 import base64
 import uuid
 
-import sqlalchemy as sa
 
 from provisioner.catalog import common
 from provisioner.catalog import images
@@ -92,18 +91,8 @@ def request(api, name_or_id, image, name=None, properties=None, access_ips=None,
         flavor_row = session.get(models.Flavor, row.flavor_id)
         api._validate_placement(session, flavor_row, image_row, None)
         key = api._key_pair(session, key_name) if key_name is not UNSET else UNSET
-        taken = session.execute(
-            sa.update(models.Instance)
-            .where(models.Instance.id == row.id,
-                   models.Instance.vm_state.in_(REBUILDABLE),
-                   models.Instance.task_state.is_(None))
-            .values(task_state=states.REBUILDING))
-        if taken.rowcount != 1:
-            raise exception.Conflict(
-                reason="Cannot 'rebuild' instance %s while it is in vm_state %s%s."
-                       % (name_or_id, row.vm_state, ', task_state %s' % row.task_state
-                          if row.task_state else ''))
-        session.refresh(row)
+        instances.take_task(session, row, 'rebuild', REBUILDABLE, states.REBUILDING,
+                            name_or_id)
         row.request_spec = dict(row.request_spec or {}, **{_PREVIOUS: _previous(row)})
         row.image_id = image_row.id
         if name is not None:

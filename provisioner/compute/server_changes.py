@@ -9,6 +9,7 @@ import logging
 import os
 
 from provisioner.compute import actions
+from provisioner.compute import image_snapshots
 from provisioner.compute import instances
 from provisioner.compute import locks
 from provisioner.compute import server_metadata
@@ -41,6 +42,11 @@ def set_access_ips(row, access_ips):
 
 class ServerChanges:
     """Consoles, actions, updates, tags, metadata and lock of one caller's servers."""
+
+    def create_image(self, name_or_id, name, metadata=None):
+        """Record a snapshot of the server into a new image (its flow:
+        flows.create_image); (instance id, action id, image id)."""
+        return image_snapshots.request(self, name_or_id, name, metadata)
 
     def _local_console_log(self, instance_id):
         """Where this host keeps the instance's console log (all-in-one), else None."""

@@ -24,6 +24,11 @@ REBOOTING_HARD = 'rebooting_hard'
 REBUILDING = 'rebuilding'
 # task_state of a live migration (Nova's): status MIGRATING.
 MIGRATING = 'migrating'
+# task_states of a server's snapshot (Nova's createImage), in this order; the
+# status stays the vm_state's.
+IMAGE_SNAPSHOT = 'image_snapshot'
+IMAGE_PENDING_UPLOAD = 'image_pending_upload'
+IMAGE_UPLOADING = 'image_uploading'
 
 # power_state: what the hypervisor says.
 NOSTATE = 'nostate'

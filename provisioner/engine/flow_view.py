@@ -41,6 +41,7 @@ from provisioner.volume import api as volume_api
 
 from flows import boot
 from flows import constants
+from flows import create_image
 from flows import delete
 from flows import live_migration
 from flows import power
@@ -171,6 +172,8 @@ def _structure_of(action, flow_detail):
         _name, factory, args = rebuild.factory()
     elif action['action'] == actions.LIVE_MIGRATION:
         _name, factory, args = live_migration.factory()
+    elif action['action'] == actions.CREATE_IMAGE:
+        _name, factory, args = create_image.factory()
     else:
         _name, factory, args = power.factory(action['action'])
     return structure(_factory_name(factory), args)

@@ -48,6 +48,7 @@ from provisioner.volume import volumes
 
 from flows import boot
 from flows import constants
+from flows import create_image
 from flows import delete
 from flows import live_migration
 from flows import power
@@ -115,8 +116,8 @@ def _step_executor():
 
 def action_flow_detail(instance_id, action):
     """The persisted flow of a power action (stop, start, reboot: a hard reboot's
-    task_state is REBOOTING_HARD), a rebuild (a stopped server's keeps it stopped)
-    or a volume's attach or detach, saved on first
+    task_state is REBOOTING_HARD), a rebuild (a stopped server's keeps it stopped),
+    a snapshot into an image or a volume's attach or detach, saved on first
     use from the recorded action (an instance action row)."""
     flow_detail = persistence.get_flow_detail(action['flow_uuid'])
     if flow_detail is not None:
@@ -129,6 +130,8 @@ def action_flow_detail(instance_id, action):
             compute_rebuild.was_stopped(instance_id))
     elif action['action'] == actions.LIVE_MIGRATION:
         flow_name, factory, factory_args = live_migration.factory()
+    elif action['action'] == actions.CREATE_IMAGE:
+        flow_name, factory, factory_args = create_image.factory()
     else:
         with db_api.transaction() as session:
             task_state = instances.get_row(session, instance_id).task_state

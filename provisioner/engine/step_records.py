@@ -3,11 +3,12 @@ database.
 
 A worker imports the module of a host half to run it, and a worker has no database;
 so those modules (``flows.steps.image``, ``network``, ``volume``, ``configdrive``,
-``domain``, ``power``, ``attach``, ``rebuild``) import nothing of it, and their
-engine-side code calls ``self.records`` instead: this object, attached to every atom by the one
-engine builder (``provisioner.engine.runner.build_engine``) and to a deferred step's
-engine half before its replay (``provisioner.engine.reports``). Each entry is the
-database function itself; the port names every one those steps may use.
+``domain``, ``power``, ``attach``, ``rebuild``, ``image_snapshot``) import nothing
+of it, and their engine-side code calls ``self.records`` instead: this object,
+attached to every atom by the one engine builder
+(``provisioner.engine.runner.build_engine``) and to a deferred step's engine half
+before its replay (``provisioner.engine.reports``). Each entry is the database
+function itself; the port names every one those steps may use.
 """
 
 import functools
@@ -16,6 +17,7 @@ import sys
 from provisioner.compute import actions
 from provisioner.compute import boot_volumes
 from provisioner.compute import device_metadata
+from provisioner.compute import image_snapshots
 from provisioner.compute import instances
 from provisioner.compute import migrations
 from provisioner.compute import power
@@ -70,6 +72,15 @@ class StepRecords:
     release_migration_target = _calls(migrations.release_target)
     conclude_migration = _calls(migrations.conclude)
     abandon_migration = _calls(migrations.abandon)
+    # A snapshot into a new image: the request, the image's data, the outcome.
+    snapshot_request = _calls(image_snapshots.snapshot_request)
+    set_task_state = _calls(image_snapshots.set_task_state)
+    prepare_snapshot_upload = _calls(image_snapshots.prepare_upload)
+    upload_snapshot_file = _calls(image_snapshots.upload_file)
+    activate_snapshot_location = _calls(image_snapshots.activate_location)
+    discard_snapshot_image = _calls(image_snapshots.discard_image)
+    restore_snapshotted = _calls(image_snapshots.restore)
+    conclude_snapshot = _calls(image_snapshots.conclude)
 
     # Its ports (IPAM).
     allocate_ports = _calls(ipam.allocate_ports)

@@ -42,6 +42,11 @@ class ImageUnavailable(exception.ProvisionerError):
                'image API at %(url)s: %(reason)s')
 
 
+class ImageUploadFailed(exception.ProvisionerError):
+    msg_fmt = ('The data of image %(image)s could not be uploaded to the image API at '
+               '%(url)s: %(reason)s')
+
+
 @dataclasses.dataclass
 class ImageFile:
     """One file of an image to bring to the host: the engine fills it in."""
@@ -126,6 +131,29 @@ class ImageServiceClient:
                 self._authenticate()
             return self._token, self._endpoint
 
+    def upload(self, image_id, path):
+        """PUT the file at ``path`` as the image's data (a server's snapshot): the
+        image service checks, hashes and stores it as any upload."""
+        for attempt in (1, 2):
+            token, endpoint = self._credentials(renew=attempt == 2)
+            url = '%s/v2/images/%s/file' % (endpoint, urllib.parse.quote(image_id,
+                                                                         safe=''))
+            with open(path, 'rb') as data:
+                headers = {'X-Auth-Token': token, 'User-Agent': 'provisioner-worker',
+                           'Content-Type': 'application/octet-stream',
+                           'Content-Length': str(os.fstat(data.fileno()).st_size)}
+                try:
+                    status, reason, _headers, body = rest.send('PUT', url, data, headers)
+                except (OSError, http.client.HTTPException) as exc:
+                    raise ImageUploadFailed(image=image_id, url=endpoint,
+                                            reason=rest.failure_reason(exc)) from None
+            if status != 401:  # 401: revoked, or keys rotated: log in again once
+                break
+        if status != 204:
+            raise ImageUploadFailed(image=image_id, url=endpoint,
+                                    reason=rest.error_message(body, status, reason))
+        LOG.info('Uploaded the data of image %s to %s', image_id, endpoint)
+
     @contextlib.contextmanager
     def download(self, image_id, part):
         """A context manager of the response stream with the part's bytes."""
@@ -182,6 +210,15 @@ class _Checked:
             raise ImageUnavailable(part=part, image=image_id, url=endpoint,
                                    reason='the download broke off: %s'
                                           % (rest.failure_reason(exc))) from None
+
+
+def upload(image_id, path):
+    """Upload a file of this host to a queued image through the image API; False
+    all-in-one (no [image_service] auth_url), where the caller reads the file."""
+    if not CONF.image_service.auth_url:
+        return False
+    service_client().upload(image_id, path)
+    return True
 
 
 def _image_endpoint(catalog):

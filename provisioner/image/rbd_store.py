@@ -258,6 +258,57 @@ def clone(parent_location, pool, name, size):
     return spec(pool, name)
 
 
+def snapshot(pool, name, snap):
+    """A protected snapshot ``snap`` of ``pool/name`` (one that exists is kept)."""
+    _, rbd = _bindings()
+    with ioctx(pool) as io, rbd.Image(io, check_name(name)) as image:
+        if snap not in {s['name'] for s in image.list_snaps()}:
+            image.create_snap(check_name(snap))
+        if not image.is_protected_snap(snap):
+            image.protect_snap(snap)
+
+
+def remove_snapshot(pool, name, snap):
+    """Unprotect and remove the snapshot; absent (or its image gone) is fine."""
+    _, rbd = _bindings()
+    with ioctx(pool) as io:
+        try:
+            image = rbd.Image(io, check_name(name))
+        except rbd.ImageNotFound:
+            return
+        with image:
+            if snap not in {s['name'] for s in image.list_snaps()}:
+                return
+            if image.is_protected_snap(snap):
+                image.unprotect_snap(snap)
+            image.remove_snap(snap)
+
+
+def flat_copy(pool, name, snap, dest_pool, dest_name):
+    """``dest_pool/dest_name``: a clone of ``pool/name@snap`` made independent of
+    it (flattened), with Glance's protected snapshot: what Nova's direct snapshot
+    makes of a root disk. One that has that snapshot is adopted; a copy cut short
+    is made again. Its location."""
+    _, rbd = _bindings()
+    with ioctx(dest_pool) as io:
+        try:
+            with rbd.Image(io, check_name(dest_name), read_only=True) as made:
+                done = SNAPSHOT in {s['name'] for s in made.list_snaps()}
+        except rbd.ImageNotFound:
+            done = None
+    if not done:
+        if done is not None:
+            remove(dest_pool, dest_name)
+        with ioctx(pool) as parent_io, ioctx(dest_pool) as io:
+            rbd.RBD().clone(parent_io, name, snap, io, dest_name,
+                            features=rbd.RBD_FEATURE_LAYERING)
+            with rbd.Image(io, dest_name) as image:
+                image.flatten()
+                image.create_snap(SNAPSHOT)
+                image.protect_snap(SNAPSHOT)
+    return location(fsid(), dest_pool, dest_name)
+
+
 def grow(pool, name, size):
     _, rbd = _bindings()
     with ioctx(pool) as io:

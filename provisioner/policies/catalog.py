@@ -40,8 +40,10 @@ _image_rules = [
     policy.DocumentedRuleDefault('image:publicize', base.ADMIN,
                                  'Make an image public (visible to every project).',
                                  _api('PATCH', '/image/v2/images/{image_id}')),
-    policy.DocumentedRuleDefault('image:upload', base.PROJECT_MEMBER,
-                                 'Upload the data of an image of the project.',
+    policy.DocumentedRuleDefault('image:upload', base.PROJECT_MEMBER + ' or role:service',
+                                 'Upload the data of an image of the project (the '
+                                 'service role of hosts\' workers, a server\'s '
+                                 'snapshot: any image).',
                                  _api('PUT', '/image/v2/images/{image_id}/file')),
     policy.DocumentedRuleDefault('image:download', base.ANY_ROLE + ' or role:service',
                                  'Download the data of an image the caller sees '

@@ -33,6 +33,9 @@ _rules = [
         ('instance:trigger_crash_dump', _MEMBER, 'Inject an NMI into an instance\'s '
                                                  'guest (its crash dump).',
          'server dump create'),
+        ('instance:create_image', _MEMBER, 'Snapshot an instance into a new image '
+                                           '(Nova\'s createImage).',
+         'server image create'),
         ('instance:update', _MEMBER, 'Rename an instance, set its access addresses '
                                      'or metadata.', 'server set'),
         ('instance:lock', _MEMBER, 'Lock an instance: then only an admin acts on it.',

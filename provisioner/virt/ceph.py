@@ -92,6 +92,32 @@ def root_disk_exists(instance_uuid):
                             root_disk_name(instance_uuid))
 
 
+def root_disk_qemu_source(instance_uuid):
+    return qemu_target(_conf().libvirt.images_rbd_pool, root_disk_name(instance_uuid))
+
+
+def copy_root_disk_to_image(instance_uuid, image_pool, image_id, pause):
+    """Nova's direct snapshot: a snapshot of the root disk (taken inside the
+    ``pause()`` context: the guest's writes flushed), cloned into ``image_pool`` as
+    ``image_id`` and flattened, with Glance's protected snapshot; the root disk's
+    snapshot removed. Its location."""
+    pool, disk = _conf().libvirt.images_rbd_pool, root_disk_name(instance_uuid)
+    snap = 'snapshot-%s' % image_id
+    with pause():
+        rbd_store.snapshot(pool, disk, snap)
+    where = rbd_store.flat_copy(pool, disk, snap, image_pool, image_id)
+    rbd_store.remove_snapshot(pool, disk, snap)
+    return where
+
+
+def delete_image_copy(instance_uuid, image_pool, image_id):
+    """Undo copy_root_disk_to_image: the image's RBD image and the root disk's
+    snapshot, gone (absent is fine)."""
+    rbd_store.remove(image_pool, image_id)
+    rbd_store.remove_snapshot(_conf().libvirt.images_rbd_pool,
+                              root_disk_name(instance_uuid), 'snapshot-%s' % image_id)
+
+
 def delete_root_disk(instance_uuid):
     rbd_store.remove(_conf().libvirt.images_rbd_pool, root_disk_name(instance_uuid))
 
@@ -123,15 +149,21 @@ def make_volume(volume_id, size_gib, image_path=None, image_format=None):
     return rbd_store.spec(pool, name)
 
 
+def qemu_target(pool, name):
+    """How qemu-img names an RBD image, reached as this host's [ceph] user."""
+    target = 'rbd:%s/%s:id=%s:conf=%s' % (pool, name, _conf().ceph.user,
+                                          _conf().ceph.conf_file)
+    if _conf().ceph.keyring:
+        target += ':keyring=%s' % _conf().ceph.keyring
+    return target
+
+
 def _copy_file_into(path, image_format, pool, name):
     """qemu-img convert of a cached image into a new RBD image (as raw), written
     under a temporary name and renamed: a copy cut short is never the volume."""
     partial = name + '.part'
     rbd_store.remove(pool, partial)
-    target = 'rbd:%s/%s:id=%s:conf=%s' % (pool, partial, _conf().ceph.user,
-                                          _conf().ceph.conf_file)
-    if _conf().ceph.keyring:
-        target += ':keyring=%s' % _conf().ceph.keyring
+    target = qemu_target(pool, partial)
     command = ['qemu-img', 'convert', '-O', 'raw']
     if image_format:
         command += ['-f', image_format]

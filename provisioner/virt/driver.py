@@ -44,6 +44,7 @@ from provisioner.virt import deployment
 from provisioner.virt import host_networks
 from provisioner.virt import live_migration
 from provisioner.virt import port_filters
+from provisioner.virt import image_snapshots
 from provisioner.virt import rebuild_files
 from provisioner.virt.libvirt import designer
 from provisioner.virt.libvirt import guest as libvirt_guest
@@ -120,7 +121,7 @@ def _rbd_disks(spec):
 
 class LibvirtDriver(host_networks.HostNetworks, port_filters.PortFilters,
                     rebuild_files.RebuildFiles, volume_copies.VolumeCopies,
-                    live_migration.LiveMigration):
+                    live_migration.LiveMigration, image_snapshots.ImageSnapshots):
     def __init__(self, host=None):
         self.host = host or libvirt_host.Host()
 

@@ -116,9 +116,9 @@ scheduler_enabled_filters = {filters}
 nova_policy_roles = admin,member,reader
 # Off, features provisioner does not have: disk config (no resize or rebuild to
 # honour it), changing a guest's password (no guest agent), resize, cold and live
-# migration, pause, suspend, shelve, rescue, server snapshots (createImage),
-# interface hot-plug, the VNC, SPICE and serial consoles, personality files, swap
-# and multi-attach of volumes, encrypted volumes, unified limits.
+# migration, pause, suspend, shelve, rescue, interface hot-plug, the VNC, SPICE
+# and serial consoles, personality files, swap and multi-attach of volumes,
+# encrypted volumes, unified limits.
 disk_config = false
 change_password = false
 resize = false
@@ -128,7 +128,8 @@ pause = false
 suspend = false
 shelve = false
 rescue = false
-snapshot = false
+# On: server snapshots (createImage) into images of the image API.
+snapshot = true
 interface_attach = false
 vnc_console = false
 spice_console = false

@@ -50,9 +50,12 @@ def _glance(req, image_id):
     """The image's Glance view; Nova's 404 for one the caller does not see."""
     _check(req)
     try:
-        return glance_views.view(_catalog(req).show('image', image_id))
+        image = _catalog(req).show('image', image_id)
     except exception.NotFound:
-        raise wsgi.HTTPError(404, 'Image not found.') from None
+        image = None
+    if image is None or image['id'] != image_id:  # by id only, as Nova's
+        raise wsgi.HTTPError(404, 'Image not found.')
+    return glance_views.view(image)
 
 
 def properties(image):
@@ -140,6 +143,16 @@ def detail(req):
 @wsgi.route('GET', '/v2.1/images/{image_id}')
 def show(req, image_id):
     return wsgi.json_response({'image': _detail(req, _glance(req, image_id))})
+
+
+@wsgi.route('DELETE', '/v2.1/images')
+def delete_without_id(req):
+    """DELETE /images/ (an empty id): Nova's 404; the collection itself: 405."""
+    _check(req)
+    if req.path.endswith('/'):
+        raise wsgi.HTTPError(404, 'Image not found.')
+    raise wsgi.HTTPError(405, 'Method DELETE is not allowed here (allowed: GET).',
+                         headers={'Allow': 'GET'})
 
 
 @wsgi.route('DELETE', '/v2.1/images/{image_id}')

@@ -1,7 +1,8 @@
 """POST /servers/{id}/action: power actions, console output, and provisioner's own.
 
 Nova's actions ``os-stop``, ``os-start``, ``reboot``, ``rebuild``
-(provisioner.api.compute.rebuild), ``os-getConsoleOutput``,
+(provisioner.api.compute.rebuild), ``createImage`` (a snapshot into a new image,
+by its own persisted flow: flows.create_image), ``os-getConsoleOutput``,
 ``os-migrateLive`` (provisioner.api.compute.migrate_server),
 ``lock`` and ``unlock`` (while locked, only an admin acts on the server),
 ``addSecurityGroup`` and ``removeSecurityGroup`` (the server's ports carry the
@@ -21,6 +22,7 @@ from provisioner.api.compute import rebuild
 from provisioner.api.compute.schemas import servers as schemas
 from provisioner.api.compute.servers import compute
 from provisioner.api.network import common
+from provisioner.api import urls
 from provisioner.api import validation
 from provisioner.api import wsgi
 from provisioner.compute import actions
@@ -130,6 +132,23 @@ def _trigger_crash_dump(req, server_id, body):
     return wsgi.empty_response(202)
 
 
+@validation.schema(schemas.CREATE_IMAGE)
+def _create_image(req, server_id, body):
+    """Nova's createImage: 202; the image's URL in Location below 2.45, its id in
+    the body from 2.45 (``{"image_id": ...}``). The image exists (queued) at once."""
+    api = compute(req)
+    instance_id, action_id, image_id = api.create_image(
+        api.server_record(server_id)['id'], body['name'], body.get('metadata'))
+    req.deployment.dispatcher.run_action(instance_id, action_id)
+    if req.api_version >= (2, 45):
+        return wsgi.json_response({'image_id': image_id}, 202)
+    # Nova's glance.generate_image_url: the image endpoint's images/<id>.
+    response = wsgi.empty_response(202)
+    response.headers['Location'] = '%s/image/images/%s' % (urls.public_base_url(req),
+                                                           image_id)
+    return response
+
+
 @validation.schema(schemas.UNLOCK)
 def _unlock(req, server_id, body):
     api = compute(req)
@@ -169,7 +188,7 @@ ACTIONS = {'os-stop': _stop, 'os-start': _start, 'reboot': _reboot,
            'os-getConsoleOutput': _console_output, 'provisioner:resume': _resume,
            'provisioner:rollback': _rollback, 'lock': _lock, 'unlock': _unlock,
            'rebuild': rebuild.rebuild_server, 'addSecurityGroup': _add_security_group,
-           'removeSecurityGroup': _remove_security_group,
+           'removeSecurityGroup': _remove_security_group, 'createImage': _create_image,
            'addFixedIp': _network_proxy(schemas.ADD_FIXED_IP),
            'removeFixedIp': _network_proxy(schemas.REMOVE_FIXED_IP),
            'addFloatingIp': floating_ips.add_floating_ip,

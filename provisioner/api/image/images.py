@@ -332,8 +332,11 @@ def delete_tag(req, image_id, tag):
 
 @wsgi.route('PUT', '/v2/images/{image_id}/file')
 def upload_image(req, image_id):
-    """204 once the data is stored; the body is streamed in chunks, never held."""
-    _find(req, image_id)
+    """204 once the data is stored; the body is streamed in chunks, never held.
+    The service role (a host uploading a server's snapshot) reaches any image by id.
+    """
+    if images.SERVICE_ROLE not in req.context.roles:
+        _find(req, image_id)
     if req.content_type != 'application/octet-stream':
         raise wsgi.HTTPError(415, 'Content-Type must be application/octet-stream, not '
                                   '%s.' % (req.content_type or 'none'))
@@ -375,6 +378,14 @@ def download_image(req, image_id):
     return response
 
 
+
+
+@wsgi.route('GET', '/v2/images/{image_id}/tasks')
+def image_tasks(req, image_id):
+    """Glance's tasks of an image (2.12): none here, the image API runs no import
+    or location tasks."""
+    _find(req, image_id)
+    return wsgi.json_response({'tasks': []})
 
 
 @wsgi.route('GET', '/v2/info/import')

@@ -97,6 +97,22 @@ class Guest:
         self.destroy()
         return False
 
+    def pause(self):
+        """Stop the guest's vCPUs (QEMU flushes its disks as it stops); a
+        paused one is left alone. True if this paused it."""
+        if self.power_state() != 'running':
+            return False
+        with libvirt_host.translate_errors('pausing domain %s' % self.name):
+            self._domain.suspend()
+        return True
+
+    def unpause(self):
+        """Let a paused guest run on; any other is left alone."""
+        if self.power_state() != 'paused':
+            return
+        with libvirt_host.translate_errors('resuming domain %s' % self.name):
+            self._domain.resume()
+
     def _still_active(self):
         try:
             return self._domain.isActive() == 1

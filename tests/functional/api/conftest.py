@@ -10,6 +10,7 @@ Everything is removed at the end; the daemon's log is kept in
 ``$PROVISIONER_TEST_LOG_DIR`` when that is set.
 """
 
+import contextlib
 import functools
 import json
 import os
@@ -236,6 +237,21 @@ class ApiCloud(base.Cloud):
                                         self.api_log_text(since)[-5000:]))
             time.sleep(0.02)
         return time.monotonic() - started
+
+    @contextlib.contextmanager
+    def fault_injected(self, option, step):
+        """provisioner-api restarted with a fault point ([fault_injection] ``option``
+        = ``step``) for the block, then restarted without it."""
+        name = 'OS_FAULT_INJECTION__%s' % option.upper()
+        self.kill_api()
+        self.env[name] = step
+        try:
+            self.start_api()
+            yield
+        finally:
+            del self.env[name]
+            self.kill_api()
+            self.start_api()
 
     def api_log_text(self, since=0):
         with open(self.api_log, 'rb') as log:

@@ -220,3 +220,46 @@ def _key_nowhere(cloud, key):
         if path.is_file():
             assert key.encode() not in path.read_bytes(), 'the key is in %s' % path
     return True
+
+
+def test_snapshot_of_a_server_on_rbd_is_a_flat_rbd_image_that_boots(
+        rbd_cloud, shared_cluster, guest_disk):
+    """Nova's direct snapshot: the root disk's RBD snapshot cloned into the images
+    pool and flattened, with Glance's protected snapshot; a server boots from it."""
+    cluster, openstack, http = shared_cluster, rbd_cloud.openstack, rbd_cloud.http
+    image = openstack.json('image', 'create', '--disk-format', 'qcow2',
+                           '--container-format', 'bare', '--file', str(guest_disk),
+                           'rbd-snap-base')
+    server = snapshot = copy = None
+    try:
+        server = openstack.json('server', 'create', '--flavor', 'tiny', '--image',
+                                image['id'], '--network', 'net1', '--wait', 'rbd-src')
+        _wait('the guest to boot', lambda: _markers(http, server['id']).get('ready'),
+              base.CONSOLE_TIMEOUT * 3)
+        snapshot = openstack.json('server', 'image', 'create', '--name', 'rbd-snap',
+                                  '--wait', server['id'])
+        shown = openstack.json('image', 'show', snapshot['id'])
+        assert (shown['status'], shown['disk_format']) == ('active', 'raw')
+        assert shown['checksum'] and shown['size'] == 1024 ** 3
+        assert shown['properties']['image_type'] == 'snapshot'
+        info = cluster.rbd_json('info', 'images/' + snapshot['id'])
+        assert 'parent' not in info  # flattened: independent of the root disk
+        assert [(s['name'], s['protected']) for s in cluster.rbd_json(
+            'snap', 'ls', 'images/' + snapshot['id'])] == [('snap', 'true')]
+        # The root disk's own snapshot is gone again.
+        assert cluster.rbd_json('snap', 'ls', 'vms/%s_disk' % server['id']) == []
+        assert openstack.json('server', 'show', server['id'])['status'] == 'ACTIVE'
+        copy = openstack.json('server', 'create', '--flavor', 'tiny', '--image',
+                              snapshot['id'], '--network', 'net1', '--wait', 'rbd-copy')
+        _wait('the copy to boot', lambda: _markers(http, copy['id']).get('ready'),
+              base.CONSOLE_TIMEOUT * 3)
+        parent = cluster.rbd_json('info', 'vms/%s_disk' % copy['id'])['parent']
+        assert (parent['pool'], parent['image']) == ('images', snapshot['id'])
+    finally:
+        for made in (copy, server):
+            if made is not None:
+                openstack.run('server', 'delete', '--wait', made['id'], check=False)
+        for made in (snapshot, image):
+            if made is not None:
+                openstack.run('image', 'delete', made['id'], check=False)
+    assert _rbd_ls(cluster, 'images') == [] and _rbd_ls(cluster, 'vms') == []

@@ -249,3 +249,32 @@ def test_a_port_made_first_gives_a_boot_exactly_its_address(dapi):
         openstack.run('server', 'delete', '--wait', 'dapi-port-vm', check=False)
         openstack.run('port', 'delete', 'dapi-port', check=False)
         openstack.run('network', 'delete', 'dapi-net', check=False)
+
+
+def test_a_snapshot_is_uploaded_by_the_servers_host_and_boots(dapi):
+    """createImage distributed: the server's host captures its disk and uploads it
+    through the image API as the service user; the image boots on any host."""
+    cloud, openstack = dapi.cloud, dapi.openstack
+    source = openstack.json('server', 'create', '--flavor', 'tiny', '--image', 'guest',
+                            '--network', 'net1', '--wait', 'dapi-snap-src')
+    snapshot = copy = None
+    try:
+        openstack.wait_for_console(source['id'])
+        snapshot = openstack.json('server', 'image', 'create', '--name', 'dapi-snap',
+                                  '--wait', source['id'])
+        image = openstack.json('image', 'show', snapshot['id'])
+        assert (image['status'], image['disk_format']) == ('active', 'qcow2')
+        assert image['properties']['instance_uuid'] == source['id']
+        host = _host_of(cloud, source['id'])
+        assert 'Uploaded the data of image %s' % snapshot['id'] in \
+            cloud.log_path(host).read_text()
+        copy = openstack.json('server', 'create', '--flavor', 'tiny', '--image',
+                              snapshot['id'], '--network', 'net1', '--wait',
+                              'dapi-snap-copy')
+        assert openstack.wait_for_console(copy['id'])['uuid'] == copy['id']
+    finally:
+        for made in (copy, source):
+            if made is not None:
+                openstack.run('server', 'delete', '--wait', made['id'], check=False)
+        if snapshot is not None:
+            openstack.run('image', 'delete', snapshot['id'], check=False)

@@ -226,3 +226,28 @@ def test_a_renewed_service_token_replaces_the_old_one_among_the_secrets(as_host)
         client._credentials(renew=True)
     token, _endpoint = client._credentials()
     assert redact.redact(token) == redact.MASK and len(redact._secrets) == held
+
+
+def test_a_host_uploads_a_snapshot_into_a_queued_image_of_any_project(
+        as_host, make_token, tmp_path):
+    """A server's snapshot, distributed: the host's worker PUTs its capture through
+    the image API as the service user, into the server's project's image."""
+    client = Client(api_app.Application(None, {'/image': image.SERVICE}),
+                    make_token('demo-member', 'member', 'demo'))
+    created = client.post('/image/v2/images', {
+        'name': 'snap', 'disk_format': 'raw', 'container_format': 'bare',
+        'visibility': 'private'}).json
+    data = os.urandom(65536)
+    capture = tmp_path / 'capture'
+    capture.write_bytes(data)
+    assert fetcher.upload(created['id'], str(capture)) is True
+    uploaded = images.show(created['id'])
+    assert (uploaded['status'], uploaded['size_bytes']) == ('active', len(data))
+    assert uploaded['disk_sha256'] == hashlib.sha256(data).hexdigest()
+    # Only a queued image takes data: a second upload is the image API's 409.
+    with pytest.raises(fetcher.ImageUploadFailed, match='queued'):
+        fetcher.upload(created['id'], str(capture))
+
+
+def test_all_in_one_a_host_leaves_the_upload_to_its_caller(conf, tmp_path):
+    assert fetcher.upload('any', str(tmp_path / 'never-read')) is False

@@ -33,7 +33,9 @@ SINCE_2_1 = ['rebuild.power_off', 'rebuild.fetch_image', 'rebuild.create_disk',
              'rebuild.swap_root_disk', 'rebuild.config_drive', 'rebuild.redefine_domain',
              'rebuild.delete_replaced_files', 'snapshot.create', 'snapshot.delete',
              'snapshot.copy_volume', 'migration.prepare_target',
-             'migration.migrate_domain', 'migration.forget_source']
+             'migration.migrate_domain', 'migration.forget_source',
+             'image_snapshot.capture', 'image_snapshot.upload',
+             'image_snapshot.delete_capture']
 
 
 def test_the_registered_names_are_release_2_1s_steps_none_missing():

@@ -210,7 +210,7 @@ ACTIONS = ('os-stop', 'os-start', 'reboot', 'os-getConsoleOutput', 'lock', 'unlo
            'rebuild', 'provisioner:resume', 'provisioner:rollback', 'addSecurityGroup',
            'removeSecurityGroup', 'addFixedIp', 'removeFixedIp', 'addFloatingIp',
            'removeFloatingIp', 'os-resetState', 'injectNetworkInfo', 'restore',
-           'forceDelete', 'os-migrateLive', 'trigger_crash_dump')
+           'forceDelete', 'os-migrateLive', 'trigger_crash_dump', 'createImage')
 _ONE_ACTION = 'Give exactly one action, not {length}: {members}'
 ACTION = {'type': 'object', 'minProperties': 1, 'maxProperties': 1,
           'propertyNames': {'enum': list(ACTIONS),
@@ -298,3 +298,9 @@ RESET_STATE = {'type': 'object',
                'required': ['state'], 'additionalProperties': False}
 # Nova reads nothing of these actions' argument: null or {}.
 NO_ARGUMENT = {'type': ['object', 'null'], 'properties': {}, 'additionalProperties': False}
+# Nova's createImage: a name (parameter_types.name) and metadata (its
+# parameter_types.metadata: keys of 1-255 letters, digits and '-_:. ', string values).
+CREATE_IMAGE = {'type': 'object',
+                'properties': {'name': parameter_types.NAME,
+                               'metadata': _metadata},
+                'required': ['name'], 'additionalProperties': False}
