@@ -14,7 +14,7 @@ metadata_opts = [
                     'API answers 503, no proxy runs); guests still read their '
                     'config drive. Related options: api_url.'),
     cfg.URIOpt('api_url',
-               schemes=['http', 'https'],
+               schemes=['http', 'https'], secret=True,  # a URL may carry a password
                help='URL of provisioner-api\'s metadata endpoint as this host '
                     'reaches it, e.g. http://controller:8774/metadata (Neutron\'s '
                     'nova_metadata_host and port): where a worker\'s metadata '

@@ -124,9 +124,9 @@ def _query(req):
 def _list(req, view):
     _check(req)
     query = _query(req)
-    found = [glance_views.view(i) for i in _catalog(req).list_images()]
-    found = sorted((i for i in found if _matches(i, query)),
-                   key=lambda i: (i['created_at'], i['id']), reverse=True)
+    rows = sorted(_catalog(req).list_images(),  # newest first, to the microsecond
+                  key=lambda i: (i['created_at'], i['id']), reverse=True)
+    found = [i for i in map(glance_views.view, rows) if _matches(i, query)]
     return common.paged_response(req, 'images', found, view)
 
 

@@ -54,7 +54,7 @@ def _many(name, key, item, link):
                            'schema': {'type': 'string'}}}
 
 
-_DOCUMENTS = {
+_by_kind = {
     'namespace': _one('namespace', _NAMESPACE),
     'namespaces': _many('namespaces', 'namespaces', _NAMESPACE,
                         '{first}'),
@@ -73,6 +73,6 @@ _DOCUMENTS = {
 
 @wsgi.route('GET', '/v2/schemas/metadefs/{kind}')
 def schema(req, kind):
-    if kind not in _DOCUMENTS:
+    if kind not in _by_kind:
         raise wsgi.HTTPError(404, 'The resource could not be found.')
-    return wsgi.json_response(_DOCUMENTS[kind])
+    return wsgi.json_response(_by_kind[kind])
