@@ -14,6 +14,7 @@ import time
 import traceback
 
 from tests.bench import api
+from tests.bench import bind
 from tests.bench import distributed
 from tests.bench import engine_memory
 from tests.bench import flow_overhead
@@ -28,7 +29,7 @@ BENCHES = {'flow': flow_overhead.run, 'real': real_boot.run,
            'scheduler': scheduler.run, 'distributed': distributed.run,
            'api': api.run, 'images': images.run, 'memory': memory.run,
            'engine-memory': engine_memory.run, 'engine-rss': engine_memory.run_untraced,
-           'startup': startup.run}
+           'startup': startup.run, 'bind': bind.run}
 
 
 def main(argv):
