@@ -446,12 +446,22 @@ def _save_log(path, name):
 @pytest.fixture(scope='session')
 def api_cloud(guest_image, tmp_path_factory):
     """The all-in-one provisioner-api every test of this directory shares."""
+    with running_api_cloud(guest_image, tmp_path_factory.mktemp('clients')) as cloud:
+        yield cloud
+
+
+@contextlib.contextmanager
+def running_api_cloud(guest_image, client_dir, extra_conf=''):
+    """A seeded all-in-one provisioner-api (``extra_conf`` appended to its config
+    file), stopped and removed at the end with everything it made."""
     base._libvirt_connection().close()
     client_program('openstack')
     root = pathlib.Path('/var/lib') / ('provisioner-test-%s' % secrets.token_hex(4))
     root.mkdir(mode=0o755)
-    cloud = ApiCloud(root, netutil.free_cidr(), tmp_path_factory.mktemp('clients'))
+    cloud = ApiCloud(root, netutil.free_cidr(), client_dir)
     try:
+        with open(cloud.config_file, 'a') as conf:
+            conf.write(extra_conf.replace('{api}', cloud.url))
         cloud.seed(guest_image)
         cloud.start_api()
         yield cloud
