@@ -68,13 +68,13 @@ def test_create_a_network_launch_on_it_then_delete_it(dashboard):
     dashboard.until(lambda: HOSTILE_NETWORK not in dashboard.text('#networks-table'),
                     what='the markup-named network gone')
 
-    # Fine for the form, refused by the API (net1's range): said next to the CIDR,
-    # and the network made before the subnet is taken back.
-    _fill(dashboard, {'#network-name': NAME, '#subnet-cidr': cloud.cidr})
+    # Fine for the form, refused by the API (a link-local range): said next to the
+    # CIDR, and the network made before the subnet is taken back.
+    _fill(dashboard, {'#network-name': NAME, '#subnet-cidr': '169.254.10.0/24'})
     dashboard.find('#network-submit').click()
     message = dashboard.until(lambda: dashboard.text('[data-error-for="cidr"]'),
                               what='the API refusal next to the CIDR')
-    assert 'overlaps' in message and cloud.cidr in message, message
+    assert 'link-local' in message and '169.254.10.0/24' in message, message
     dashboard.screenshot('network-form-api-error')
     assert _networks(cloud.http, NAME) == []
 

@@ -231,9 +231,13 @@ def test_a_port_made_first_gives_a_boot_exactly_its_address(dapi):
         assert server['addresses'] == {'dapi-net': [wanted]}
         assert openstack.wait_for_console(server['id'])['ip'] == wanted
         assert openstack.json('port', 'show', port['id'])['device_id'] == server['id']
-        # The host made the subnet's network on first use, DNS server included.
-        [xml] = _libvirt_networks_of(dapi.cloud, net['id']).values()
-        assert 'dhcp-option=6,192.0.2.53' in xml and port['mac_address'] in xml
+        # The host made the subnet's network on first use: its bridge, and its DHCP
+        # server's files with the DNS server and the port's entry.
+        assert len(_libvirt_networks_of(dapi.cloud, net['id'])) == 1
+        [opts] = dapi.cloud.root.glob('**/dhcp/*/%s/opts' % net['id'])
+        [hosts] = dapi.cloud.root.glob('**/dhcp/*/%s/hosts' % net['id'])
+        assert 'option:dns-server,192.0.2.53' in opts.read_text()
+        assert port['mac_address'] in hosts.read_text()
         openstack.run('server', 'delete', '--wait', server['id'])
         kept = openstack.json('port', 'show', port['id'])
         assert kept['device_id'] == '' and kept['fixed_ips'] == [
