@@ -190,7 +190,7 @@ def _stop(paths):
         os.kill(pid, signal.SIGKILL)
 
 
-def _ensure_dnsmasq(paths, network_id, netns, argv, changed):
+def _ensure_dnsmasq(paths, network_id, netns, argv):
     pid = running(paths)
     if pid is not None and (_cmdline(pid) != argv or not _in_namespace(pid, netns)):
         LOG.info('Restarting the dnsmasq of network %s: its subnets or namespace '
@@ -200,8 +200,11 @@ def _ensure_dnsmasq(paths, network_id, netns, argv, changed):
     if pid is None:
         commands.run(['ip', 'netns', 'exec', netns] + argv)
         LOG.info('Started dnsmasq for network %s in namespace %s', network_id, netns)
-    elif changed:
-        os.kill(pid, signal.SIGHUP)  # re-reads its hosts and options files
+    else:
+        # Re-read its hosts and options files, changed or not: a converge re-run
+        # after a kill -9 finds the files already written by the killed run, which
+        # may have died before it told dnsmasq (a guest would get no lease).
+        os.kill(pid, signal.SIGHUP)
 
 
 class _Locked:
@@ -231,15 +234,14 @@ def _stored(paths):
 def _converge(paths, prefix, net, bridge, mtu, entries, live=True):
     """Write the network's files; ``live``: and make its namespace, veth and
     dnsmasq (not on libvirt's test driver, which makes no bridge)."""
-    changed = _write(paths['hosts'], dnsmasq.host_lines(entries))
-    changed = _write(paths['opts'], dnsmasq.options(net, mtu)) or changed
+    _write(paths['hosts'], dnsmasq.host_lines(entries))
+    _write(paths['opts'], dnsmasq.options(net, mtu))
     netns = namespace_name(prefix, net['id'])
     if live:
         _ensure_namespace(netns)
         interface = _ensure_veth(netns, bridge, mtu or 1500)
         _ensure_addresses(netns, interface, dnsmasq.interface_addresses(net))
-        _ensure_dnsmasq(paths, net['id'], netns, dnsmasq.argv(interface, paths, net),
-                        changed)
+        _ensure_dnsmasq(paths, net['id'], netns, dnsmasq.argv(interface, paths, net))
     return netns
 
 
