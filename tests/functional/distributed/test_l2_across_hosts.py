@@ -8,6 +8,8 @@ namespace hosts).
 """
 
 import json
+import os
+import pathlib
 import signal
 
 import pytest
@@ -46,18 +48,32 @@ def _links(host):
     return json.loads(host.exec(['ip', '-j', 'link', 'show']).stdout)
 
 
+def _pid_namespaces(pids):
+    found = set()
+    for pid in pids:
+        try:
+            found.add(os.readlink('/proc/%d/ns/pid' % pid))
+        except OSError:
+            pass
+    return found
+
+
 def _dnsmasq_serving(host, network_id):
-    """The dnsmasq processes in ``host`` that serve the network (its files are named
-    by its id)."""
+    """The dnsmasq processes of ``host`` that serve the network (its files are named
+    by its id). It runs in the network's DHCP namespace, not the host's network
+    namespace (whose processes tools/hosts lists): it is the host's by its pid
+    namespace, which everything started inside the host shares."""
+    own = _pid_namespaces(host.pids())
     found = []
-    for pid, name in host.processes().items():
-        if name != 'dnsmasq':
+    for proc in pathlib.Path('/proc').iterdir():
+        if not proc.name.isdigit():
             continue
         try:
-            with open('/proc/%d/cmdline' % pid, 'rb') as cmdline:
-                if network_id.encode() in cmdline.read():
-                    found.append(pid)
-        except FileNotFoundError:
+            if (proc / 'comm').read_text().strip() == 'dnsmasq' and \
+                    network_id.encode() in (proc / 'cmdline').read_bytes() and \
+                    os.readlink(proc / 'ns' / 'pid') in own:
+                found.append(int(proc.name))
+        except OSError:
             pass
     return found
 
@@ -109,8 +125,10 @@ def test_two_guests_of_one_network_on_two_hosts_reach_each_other(
     for host in l2_workers:
         bridges = [link['ifname'] for link in _links(host)
                    if link['ifname'].startswith(dcloud.prefix[:5])]
-        assert bridges and not [a for bridge in bridges for a in json.loads(host.exec(
-            ['ip', '-j', '-4', 'addr', 'show', 'dev', bridge]).stdout)[0]['addr_info']]
+        # (`ip -4` lists no entry at all for a link without an IPv4 address)
+        assert bridges and not [a for bridge in bridges for entry in json.loads(
+            host.exec(['ip', '-j', '-4', 'addr', 'show', 'dev', bridge]).stdout)
+            for a in entry['addr_info']]
     # Each host: the network's VXLAN device, 1450 bytes, flooding to the other host.
     for host, other in (l2_workers, l2_workers[::-1]):
         vxlans = [link for link in _links(host) if link['ifname'].startswith('vx-')]
