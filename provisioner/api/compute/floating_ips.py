@@ -6,6 +6,7 @@ over provisioner.network.floating_ips (Neutron's floatingips)."""
 from provisioner.api.compute.schemas import servers as schemas
 from provisioner.api.compute.servers import compute
 from provisioner.api import validation
+from provisioner.api.compute import queries
 from provisioner.api import wsgi
 from provisioner.conf import CONF
 from provisioner import exception
@@ -20,7 +21,7 @@ _CREATE = {'type': ['object', 'null'], 'properties': {'pool': {
 
 def _proxy(req):
     if req.api_version is not None and req.api_version > MAX_PROXY:
-        raise wsgi.HTTPError(404, 'The resource could not be found.')
+        queries.not_routed()
 
 
 def _view(fip):

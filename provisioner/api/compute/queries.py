@@ -22,6 +22,11 @@ def check(req, allowed, since=STRICT_SINCE):
 _NOT_FOUND = 'The resource could not be found.'
 
 
+def not_routed():
+    """404 as Nova answers a path it routes nowhere (an id left empty: /x/)."""
+    raise wsgi.HTTPError(404, _NOT_FOUND)
+
+
 def removed_at(req, version):
     """404 as Nova answers a route a microversion removed."""
     if req.api_version >= version:

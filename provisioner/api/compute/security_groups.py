@@ -98,7 +98,7 @@ def update(req, group_id):
 
 @wsgi.route('DELETE', '/v2.1/os-security-groups')
 def delete_without_id(req):
-    raise wsgi.HTTPError(404, 'The resource could not be found.')
+    queries.not_routed()
 
 
 @wsgi.route('DELETE', '/v2.1/os-security-groups/{group_id}')

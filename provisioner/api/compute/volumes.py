@@ -64,7 +64,7 @@ def _found_volume(req, volume_id):
 def _no_id(req):
     """Nova routes no ``/os-volumes/`` (an id left empty): 404, not the list."""
     if req.path_info.endswith('/'):
-        raise wsgi.HTTPError(404, 'The resource could not be found.')
+        queries.not_routed()
 
 
 def _volumes(req):
@@ -111,7 +111,7 @@ def create(req):
 
 @wsgi.route('DELETE', '/v2.1/os-volumes')
 def delete_without_id(req):
-    raise wsgi.HTTPError(404, 'The resource could not be found.')
+    queries.not_routed()
 
 
 @wsgi.route('DELETE', '/v2.1/os-volumes/{volume_id}')
